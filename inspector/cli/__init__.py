@@ -1,0 +1,67 @@
+"""The command line. Each command lives in its own module with ``register(subparsers)``;
+heavy imports (textual, livekit) happen only inside the command that needs them."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+from inspector import __version__
+
+# command name -> module under inspector.cli that registers it
+COMMAND_MODULES = {
+    "open": "ui_cmd",
+    "dump": "headless",
+    "stats": "headless",
+    "check": "headless",
+    "live": "live_cmd",
+    "room": "room_cmd",
+    "demo": "live_cmd",
+}
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="inspector",
+        description=(
+            "Inspect the tool calls of AI agents: open Claude Code transcripts, Alicia recordings, "
+            "RAP and LM-Kit logs, or join a live LiveKit room. "
+            "`inspector PATH...` is short for `inspector open PATH...`; "
+            "`inspector` alone browses your Claude Code sessions."
+        ),
+    )
+    parser.add_argument("--version", action="version", version=f"inspector {__version__}")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    seen: set[str] = set()
+    for module_name in COMMAND_MODULES.values():
+        if module_name in seen:
+            continue
+        seen.add(module_name)
+        module = importlib.import_module(f"inspector.cli.{module_name}")
+        module.register(sub)
+    return parser
+
+
+def _normalise(argv: list[str]) -> list[str]:
+    """Treat ``inspector PATH...`` as ``inspector open PATH...`` and a bare ``inspector`` as ``open``."""
+    if not argv:
+        return ["open"]
+    first = argv[0]
+    if first in COMMAND_MODULES or first in ("-h", "--help", "--version"):
+        return argv
+    return ["open", *argv]
+
+
+def main(argv: list[str] | None = None) -> int:
+    args_list = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(_normalise(args_list))
+    handler = getattr(args, "handler", None)
+    if handler is None:
+        parser.print_help()
+        return 2
+    try:
+        return int(handler(args) or 0)
+    except KeyboardInterrupt:
+        return 130

@@ -1,0 +1,35 @@
+"""The model of tool calls: pure Python, imports neither textual nor livekit."""
+
+from inspector.model.clock import Clock, FakeClock, SystemClock
+from inspector.model.events import (
+    Event,
+    Executor,
+    Malformed,
+    Message,
+    Outcome,
+    RawRef,
+    Request,
+    Result,
+    Skipped,
+)
+from inspector.model.call import Call, OrphanResult, State
+from inspector.model.store import CallStore
+
+__all__ = [
+    "Call",
+    "CallStore",
+    "Clock",
+    "Event",
+    "Executor",
+    "FakeClock",
+    "Malformed",
+    "Message",
+    "OrphanResult",
+    "Outcome",
+    "RawRef",
+    "Request",
+    "Result",
+    "Skipped",
+    "State",
+    "SystemClock",
+]

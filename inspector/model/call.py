@@ -1,0 +1,144 @@
+"""A call: one request and the results that answer it, with its state computed from a clock."""
+
+from __future__ import annotations
+
+import enum
+from typing import Union
+
+from inspector.model.events import Malformed, Message, Outcome, Request, Result
+
+
+class State(str, enum.Enum):
+    """The state of a call; ``pending`` and ``overdue`` depend on the time."""
+
+    PENDING = "pending"
+    OVERDUE = "overdue"
+    SUCCEEDED = "succeeded"
+    FAILED = "failed"
+    TIMED_OUT = "timed_out"
+    CANCELED = "canceled"
+    DENIED = "denied"
+
+
+_OUTCOME_STATE = {
+    Outcome.SUCCESS: State.SUCCEEDED,
+    Outcome.ERROR: State.FAILED,
+    Outcome.TIMEOUT: State.TIMED_OUT,
+    Outcome.CANCELED: State.CANCELED,
+    Outcome.DENIED: State.DENIED,
+}
+
+
+class Call:
+    """A tool request and its results; the first result decides, later ones are duplicates."""
+
+    __slots__ = ("request", "results", "children", "parent", "depth", "seq")
+
+    def __init__(self, request: Request, seq: int = 0) -> None:
+        self.request = request
+        self.results: list[Result] = []
+        self.children: list[Item] = []
+        self.parent: Call | None = None
+        self.depth = 0
+        self.seq = seq
+
+    @property
+    def call_id(self) -> str:
+        return self.request.call_id
+
+    @property
+    def tool(self) -> str:
+        return self.request.tool
+
+    @property
+    def group(self) -> str:
+        return self.request.group
+
+    @property
+    def result(self) -> Result | None:
+        """The result that decides the call's state (the first one received)."""
+        return self.results[0] if self.results else None
+
+    @property
+    def duplicates(self) -> int:
+        """How many results arrived after the first."""
+        return max(0, len(self.results) - 1)
+
+    @property
+    def deadline(self) -> float | None:
+        return self.request.deadline
+
+    @property
+    def late(self) -> bool:
+        """True when the deciding result arrived after the request's deadline."""
+        first = self.result
+        deadline = self.deadline
+        return (
+            first is not None
+            and deadline is not None
+            and first.ts is not None
+            and first.ts > deadline
+        )
+
+    @property
+    def answered(self) -> bool:
+        return bool(self.results)
+
+    def state(self, now: float | None = None) -> State:
+        """The call's state at time ``now`` (epoch seconds)."""
+        first = self.result
+        if first is not None:
+            return _OUTCOME_STATE[first.outcome]
+        deadline = self.deadline
+        if deadline is not None and now is not None and now >= deadline:
+            return State.OVERDUE
+        return State.PENDING
+
+    def remaining(self, now: float) -> float | None:
+        """Seconds left before the deadline (negative once passed); None without a deadline."""
+        deadline = self.deadline
+        return None if deadline is None else deadline - now
+
+    @property
+    def latency_ms(self) -> float | None:
+        first = self.result
+        if first is None or first.ts is None or self.request.ts is None:
+            return None
+        return (first.ts - self.request.ts) * 1000.0
+
+    @property
+    def has_diff(self) -> bool:
+        first = self.result
+        return bool(first and first.has_diff)
+
+    def walk(self):
+        """Yield this call and every call nested under it, depth first."""
+        yield self
+        for child in self.children:
+            if isinstance(child, Call):
+                yield from child.walk()
+
+    def __repr__(self) -> str:
+        return f"Call({self.call_id!r}, {self.tool!r}, results={len(self.results)})"
+
+
+class OrphanResult:
+    """A result whose id matches no request: shown on its own, never attached."""
+
+    __slots__ = ("result", "seq", "depth", "parent")
+
+    def __init__(self, result: Result, seq: int = 0) -> None:
+        self.result = result
+        self.seq = seq
+        self.depth = 0
+        self.parent: Call | None = None
+
+    @property
+    def call_id(self) -> str:
+        return self.result.call_id
+
+    def __repr__(self) -> str:
+        return f"OrphanResult({self.call_id!r})"
+
+
+Item = Union[Call, OrphanResult, Message, Malformed]

@@ -1,0 +1,149 @@
+"""Diff hunks: one shape for Claude Code ``structuredPatch`` hunks and unified-diff patches."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
+
+
+@dataclass(slots=True)
+class DiffLine:
+    """One line of a hunk: ``kind`` is ' ', '-', '+' or '\\' (no newline marker)."""
+
+    kind: str
+    text: str
+    old_no: int | None = None
+    new_no: int | None = None
+
+
+@dataclass(slots=True)
+class Hunk:
+    old_start: int
+    old_lines: int
+    new_start: int
+    new_lines: int
+    lines: list[DiffLine] = field(default_factory=list)
+    header: str = ""
+
+
+@dataclass(slots=True)
+class FileDiff:
+    """The hunks of one file."""
+
+    path: str
+    hunks: list[Hunk] = field(default_factory=list)
+    old_path: str | None = None
+
+    @property
+    def added(self) -> int:
+        return sum(1 for h in self.hunks for line in h.lines if line.kind == "+")
+
+    @property
+    def removed(self) -> int:
+        return sum(1 for h in self.hunks for line in h.lines if line.kind == "-")
+
+
+def _number(hunk: Hunk, raw_lines: list[str]) -> None:
+    old_no, new_no = hunk.old_start, hunk.new_start
+    for raw in raw_lines:
+        kind, text = (raw[:1] or " "), raw[1:]
+        if kind not in " +-\\":
+            kind, text = " ", raw
+        if kind == " ":
+            hunk.lines.append(DiffLine(" ", text, old_no, new_no))
+            old_no += 1
+            new_no += 1
+        elif kind == "-":
+            hunk.lines.append(DiffLine("-", text, old_no, None))
+            old_no += 1
+        elif kind == "+":
+            hunk.lines.append(DiffLine("+", text, None, new_no))
+            new_no += 1
+        else:
+            hunk.lines.append(DiffLine("\\", text.strip()))
+
+
+def _int(value: Any, default: int = 0) -> int:
+    return value if isinstance(value, int) and not isinstance(value, bool) else default
+
+
+def hunks_from_structured_patch(patch: Any) -> list[Hunk]:
+    """Read Claude Code ``structuredPatch`` (a list of hunk objects); bad entries are skipped."""
+    hunks: list[Hunk] = []
+    if not isinstance(patch, list):
+        return hunks
+    for entry in patch:
+        if not isinstance(entry, dict):
+            continue
+        lines = entry.get("lines")
+        if not isinstance(lines, list):
+            continue
+        hunk = Hunk(
+            _int(entry.get("oldStart"), 1),
+            _int(entry.get("oldLines")),
+            _int(entry.get("newStart"), 1),
+            _int(entry.get("newLines")),
+        )
+        _number(hunk, [line if isinstance(line, str) else str(line) for line in lines])
+        hunks.append(hunk)
+    return hunks
+
+
+def parse_unified_diff(text: str, path: str = "") -> list[FileDiff]:
+    """Parse a unified diff (``---``/``+++``/``@@``) into files and hunks.
+
+    A patch with hunks but no file headers yields one file named ``path``.
+    """
+    files: list[FileDiff] = []
+    current: FileDiff | None = None
+    hunk: Hunk | None = None
+    pending: list[str] = []
+    old_path: str | None = None
+
+    def close_hunk() -> None:
+        nonlocal hunk, pending
+        if hunk is not None:
+            _number(hunk, pending)
+        hunk, pending = None, []
+
+    for line in text.splitlines():
+        if line.startswith("--- ") and (hunk is None or _hunk_full(hunk, pending)):
+            close_hunk()
+            old_path = _strip_prefix(line[4:])
+            continue
+        if line.startswith("+++ ") and old_path is not None and hunk is None:
+            current = FileDiff(_strip_prefix(line[4:]), old_path=old_path)
+            files.append(current)
+            old_path = None
+            continue
+        match = _HUNK_HEADER.match(line)
+        if match:
+            close_hunk()
+            if current is None:
+                current = FileDiff(path)
+                files.append(current)
+            a, b, c, d, rest = match.groups()
+            hunk = Hunk(int(a), int(b) if b is not None else 1, int(c), int(d) if d is not None else 1)
+            hunk.header = rest.strip()
+            current.hunks.append(hunk)
+            continue
+        if hunk is not None:
+            pending.append(line)
+    close_hunk()
+    return files
+
+
+def _hunk_full(hunk: Hunk, pending: list[str]) -> bool:
+    old = sum(1 for line in pending if line[:1] in (" ", "-", ""))
+    new = sum(1 for line in pending if line[:1] in (" ", "+", ""))
+    return old >= hunk.old_lines and new >= hunk.new_lines
+
+
+def _strip_prefix(name: str) -> str:
+    name = name.split("\t", 1)[0].strip()
+    if name.startswith(("a/", "b/")):
+        return name[2:]
+    return name

@@ -1,0 +1,129 @@
+"""What protocol parsers produce: requests, results, conversation messages and malformed records."""
+
+from __future__ import annotations
+
+import enum
+from dataclasses import dataclass, field
+from typing import Any, Union
+
+
+class Executor(str, enum.Enum):
+    """Who executes a tool call (Alicia's ``execution`` field)."""
+
+    SERVER = "server"
+    CLIENT = "client"
+    EITHER = "either"
+
+
+class Outcome(str, enum.Enum):
+    """How one result says the call ended (LM-Kit's taxonomy)."""
+
+    SUCCESS = "success"
+    ERROR = "error"
+    TIMEOUT = "timeout"
+    CANCELED = "canceled"
+    DENIED = "denied"
+
+
+@dataclass(frozen=True, slots=True)
+class RawRef:
+    """Where the original record or packet lives: a byte range of a file, or the bytes themselves."""
+
+    source: str
+    where: str
+    offset: int = -1
+    length: int = 0
+    data: bytes | None = None
+    protocol: str = ""
+
+    def read(self) -> bytes:
+        """Return the original bytes (read back from the file when only an offset is kept)."""
+        if self.data is not None:
+            return self.data
+        if self.offset < 0:
+            return b""
+        with open(self.source, "rb") as fh:
+            fh.seek(self.offset)
+            return fh.read(self.length)
+
+
+@dataclass(slots=True)
+class Request:
+    """A tool request as a wire format carries it."""
+
+    call_id: str
+    tool: str
+    group: str = ""
+    params: Any = None
+    executor: Executor | None = None
+    timeout_ms: int | None = None
+    ts: float | None = None
+    sender: str = ""
+    raw: RawRef | None = None
+    parent_id: str | None = None
+    violation: str | None = None
+    summary: str = ""
+    message_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+    @property
+    def deadline(self) -> float | None:
+        """Epoch seconds when the request expires, if it carries a timeout and a time."""
+        if self.timeout_ms is None or self.ts is None:
+            return None
+        return self.ts + self.timeout_ms / 1000.0
+
+
+@dataclass(slots=True)
+class Result:
+    """One result for a call id (there may be several; the first decides)."""
+
+    call_id: str
+    outcome: Outcome
+    group: str = ""
+    data: Any = None
+    error_code: str | None = None
+    error_message: str | None = None
+    ts: float | None = None
+    sender: str = ""
+    raw: RawRef | None = None
+    details: Any = None
+    has_diff: bool = False
+    tool: str = ""
+    answered_by: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Message:
+    """A conversation event that is not a tool call: user/assistant text, errors, unknown types."""
+
+    kind: str
+    text: str = ""
+    group: str = ""
+    ts: float | None = None
+    sender: str = ""
+    raw: RawRef | None = None
+    parent_id: str | None = None
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(slots=True)
+class Malformed:
+    """A record that could not be read: what was wrong and where."""
+
+    where: str
+    reason: str
+    source: str = ""
+    raw: RawRef | None = None
+
+
+@dataclass(slots=True)
+class Skipped:
+    """A record of a type the parser does not show (counted per kind, never fatal)."""
+
+    kind: str
+    where: str = ""
+
+
+Event = Union[Request, Result, Message, Malformed, Skipped]

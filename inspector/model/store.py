@@ -1,0 +1,149 @@
+"""The call store: threads requests and results by (group, call id) as events arrive."""
+
+from __future__ import annotations
+
+from typing import Callable, Iterable
+
+from inspector.model.call import Call, Item, OrphanResult
+from inspector.model.clock import Clock, SystemClock
+from inspector.model.events import Event, Malformed, Message, Request, Result, Skipped
+
+Listener = Callable[[Item], None]
+
+
+class CallStore:
+    """Everything one session holds, in arrival order, with calls threaded by id.
+
+    ``items`` lists top-level items (calls, orphan results, conversation messages and
+    malformed records); calls made inside a subagent sit in their parent's ``children``.
+    With ``keep_payloads=False`` parameters and result data are dropped after threading
+    (they can be read back from ``raw``), which keeps memory low on big transcripts.
+    """
+
+    def __init__(self, clock: Clock | None = None, keep_payloads: bool = True) -> None:
+        self.clock: Clock = clock or SystemClock()
+        self.keep_payloads = keep_payloads
+        self.items: list[Item] = []
+        self.calls: dict[tuple[str, str], Call] = {}
+        self._by_id: dict[str, Call] = {}
+        self.orphans: list[OrphanResult] = []
+        self.malformed: list[Malformed] = []
+        self.call_count = 0
+        self.nested_count = 0
+        self.message_count = 0
+        self.version = 0
+        self.skipped: dict[str, int] = {}
+        self._listeners: list[Listener] = []
+
+    # -- listening -------------------------------------------------------------------
+    def subscribe(self, listener: Listener) -> None:
+        """Call ``listener(item)`` after every change (the item created or updated)."""
+        self._listeners.append(listener)
+
+    def _changed(self, item: Item) -> None:
+        self.version += 1
+        for listener in self._listeners:
+            listener(item)
+
+    # -- ingest ----------------------------------------------------------------------
+    def ingest_many(self, events: Iterable[Event]) -> None:
+        for event in events:
+            self.ingest(event)
+
+    def ingest(self, event: Event) -> Item:
+        """Thread one event and return the item it created or updated."""
+        if isinstance(event, Request):
+            item: Item = self._add_request(event)
+        elif isinstance(event, Result):
+            item = self._add_result(event)
+        elif isinstance(event, Message):
+            self.message_count += 1
+            item = event
+            self._place(event, event.parent_id)
+        elif isinstance(event, Skipped):
+            self.skipped[event.kind] = self.skipped.get(event.kind, 0) + 1
+            return event  # type: ignore[return-value]
+        elif isinstance(event, Malformed):
+            self.malformed.append(event)
+            item = event
+            self.items.append(event)
+        else:  # pragma: no cover - a parser bug, reported rather than crashing
+            item = Malformed(where="?", reason=f"unknown event type {type(event).__name__}")
+            self.malformed.append(item)
+            self.items.append(item)
+        self._changed(item)
+        return item
+
+    def _place(self, item: Item, parent_id: str | None) -> None:
+        parent = self._by_id.get(parent_id) if parent_id else None
+        if parent is not None:
+            self._attach(parent, item)
+        else:
+            self.items.append(item)
+
+    def _attach(self, parent: Call, item: Item) -> None:
+        parent.children.append(item)
+        if isinstance(item, (Call, OrphanResult)):
+            item.parent = parent
+            item.depth = parent.depth + 1
+            if isinstance(item, Call):
+                self.nested_count += 1
+                self._fix_depths(item)
+
+    def _fix_depths(self, call: Call) -> None:
+        for child in call.children:
+            if isinstance(child, (Call, OrphanResult)):
+                child.depth = call.depth + 1
+                if isinstance(child, Call):
+                    self._fix_depths(child)
+
+    def _add_request(self, request: Request) -> Call:
+        if not self.keep_payloads:
+            request.params = None
+        self.call_count += 1
+        call = Call(request, seq=self.call_count)
+        key = (request.group, request.call_id)
+        first = self.calls.get(key)
+        if first is not None:
+            request.violation = request.violation or (
+                f"duplicate request id {request.call_id!r}: results go to the first request"
+            )
+        else:
+            self.calls[key] = call
+            self._by_id.setdefault(request.call_id, call)
+        self._place(call, request.parent_id)
+        return call
+
+    def find(self, group: str, call_id: str) -> Call | None:
+        """The call a result with this group and id belongs to, if any.
+
+        A result without a group matches by id alone.
+        """
+        call = self.calls.get((group, call_id))
+        if call is None and not group:
+            call = self._by_id.get(call_id)
+        return call
+
+    def _add_result(self, result: Result) -> Item:
+        if not self.keep_payloads:
+            result.data = None
+            result.details = None
+        call = self.find(result.group, result.call_id)
+        if call is None:
+            orphan = OrphanResult(result, seq=len(self.orphans) + 1)
+            self.orphans.append(orphan)
+            self.items.append(orphan)
+            return orphan
+        call.results.append(result)
+        return call
+
+    # -- queries ---------------------------------------------------------------------
+    def all_calls(self):
+        """Every call, nested ones included, in tree order."""
+        for item in self.items:
+            if isinstance(item, Call):
+                yield from item.walk()
+
+    @property
+    def duplicate_results(self) -> int:
+        return sum(call.duplicates for call in self.calls.values())

@@ -1,0 +1,45 @@
+"""Wire formats: one module per format, each turning records or packets into model events.
+
+A format module provides ``NAME``, ``DESCRIPTION``, ``sniff(path, head) -> int`` (0 when the
+content is not this format, higher when surer), ``read(path) -> Iterator[Event]`` (bad records
+become ``Malformed`` events; only a missing or unreadable file raises ``OSError``) and
+``redecode(raw) -> list[Event]`` (decode one stored record again, for the detail view).
+"""
+
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+
+# Order matters only for ties in sniffing: the most specific formats first.
+FORMAT_NAMES = ("recording", "claude", "alicia", "rap", "lmkit")
+
+HEAD_BYTES = 64 * 1024
+
+
+class UnknownFormat(Exception):
+    """No format accepted the file."""
+
+
+def get(name: str) -> ModuleType:
+    """The format module called ``name``."""
+    if name not in FORMAT_NAMES:
+        raise UnknownFormat(f"unknown format {name!r} (known: {', '.join(FORMAT_NAMES)})")
+    return importlib.import_module(f"inspector.protocols.{name}")
+
+
+def detect(path: str) -> ModuleType:
+    """Pick the format of ``path`` from its content (the name only breaks ties)."""
+    with open(path, "rb") as fh:
+        head = fh.read(HEAD_BYTES)
+    best: tuple[int, ModuleType] | None = None
+    for name in FORMAT_NAMES:
+        module = get(name)
+        score = module.sniff(path, head)
+        if score > 0 and (best is None or score > best[0]):
+            best = (score, module)
+    if best is None:
+        raise UnknownFormat(
+            f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})"
+        )
+    return best[1]

@@ -1,0 +1,96 @@
+"""Open session files into a call store, and read a call's full record back when it is shown."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterable
+
+from inspector import protocols
+from inspector.model import Call, CallStore, Malformed, Request, Result
+from inspector.model.events import Event
+
+
+class UnusableInput(Exception):
+    """A path that cannot be opened at all (missing, unreadable, unknown format)."""
+
+
+@dataclass
+class SourceInfo:
+    """One opened path: its format and what reading it found."""
+
+    path: str
+    format: str
+    events: int = 0
+    malformed: int = 0
+    label: str = ""
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+def resolve_format(path: str, forced: str | None = None):
+    """The format module for ``path``, forced or detected; raises UnusableInput with one clear line."""
+    if not os.path.exists(path):
+        raise UnusableInput(f"{path}: no such file")
+    if os.path.isdir(path):
+        raise UnusableInput(f"{path}: is a directory (give a session file)")
+    try:
+        if forced:
+            return protocols.get(forced)
+        return protocols.detect(path)
+    except protocols.UnknownFormat as exc:
+        raise UnusableInput(str(exc)) from None
+    except OSError as exc:
+        raise UnusableInput(f"{path}: {exc.strerror or exc}") from None
+
+
+def iter_events(path: str, forced: str | None = None) -> tuple[str, Iterable[Event]]:
+    """The format name and the events of one file."""
+    module = resolve_format(path, forced)
+    return module.NAME, module.read(path)
+
+
+def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[SourceInfo]:
+    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable."""
+    modules = [(path, resolve_format(path, forced)) for path in paths]
+    infos = []
+    for path, module in modules:
+        info = SourceInfo(path=path, format=module.NAME, label=os.path.basename(path))
+        try:
+            for event in module.read(path):
+                info.events += 1
+                if isinstance(event, Malformed):
+                    info.malformed += 1
+                store.ingest(event)
+        except OSError as exc:
+            raise UnusableInput(f"{path}: {exc.strerror or exc}") from None
+        infos.append(info)
+    return infos
+
+
+def hydrate(call: Call) -> tuple[Request, list[Result]]:
+    """The call's request and results with payloads, decoded again from the raw records if dropped."""
+    request = call.request
+    if request.params is None and request.raw is not None:
+        request = _redecode_one(request.raw, Request, call.call_id) or request
+    results = []
+    for result in call.results:
+        if result.data is None and result.details is None and result.raw is not None:
+            fresh = _redecode_one(result.raw, Result, call.call_id)
+            if fresh is not None:
+                fresh.answered_by = result.answered_by
+                result = fresh
+        results.append(result)
+    return request, results
+
+
+def _redecode_one(raw, kind, call_id: str):
+    if not raw.protocol:
+        return None
+    try:
+        events = protocols.get(raw.protocol).redecode(raw)
+    except (OSError, protocols.UnknownFormat):
+        return None
+    for event in events:
+        if isinstance(event, kind) and event.call_id == call_id:
+            return event
+    return None
