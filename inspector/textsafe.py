@@ -1,0 +1,49 @@
+"""Make session text inert before it reaches a terminal: no escapes, no control or bidi characters."""
+
+from __future__ import annotations
+
+import re
+
+# C0 and C1 controls except tab and newline, DEL, plus bidi overrides/isolates and other invisible
+# formatting characters that can reorder or hide what a person reads.
+_UNSAFE = re.compile(
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
+)
+
+
+def _visible(match: re.Match[str]) -> str:
+    ch = match.group(0)
+    code = ord(ch)
+    if code == 0x1B:
+        return "␛"
+    if code < 0x20:
+        return chr(0x2400 + code)  # the Control Pictures block: ␀ ␁ ... ␟
+    if code == 0x7F:
+        return "␡"
+    return f"\\u{code:04x}"
+
+
+def clean(text: str, keep_newlines: bool = True) -> str:
+    """Replace every character that could act on a terminal with a visible stand-in.
+
+    Tabs become spaces (so widths are predictable); newlines stay unless ``keep_newlines`` is false,
+    in which case they show as ``⏎``. Lone surrogates become U+FFFD.
+    """
+    if not isinstance(text, str):
+        text = str(text)
+    if "\t" in text:
+        text = text.replace("\t", "    ")
+    if not keep_newlines:
+        text = text.replace("\r\n", "⏎").replace("\n", "⏎")
+    text = _UNSAFE.sub(_visible, text)
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        text = text.encode("utf-8", "replace").decode("utf-8")
+    return text
+
+
+def one_line(text: str, limit: int = 120) -> str:
+    """A cleaned single-line preview of at most ``limit`` characters."""
+    text = clean(text[: limit * 4] if isinstance(text, str) else str(text), keep_newlines=False)
+    return text if len(text) <= limit else text[: limit - 1] + "…"
