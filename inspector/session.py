@@ -63,6 +63,8 @@ def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[
                 store.ingest(event)
         except OSError as exc:
             raise UnusableInput(f"{path}: {exc.strerror or exc}") from None
+        except protocols.FormatError as exc:
+            raise UnusableInput(str(exc)) from None
         infos.append(info)
     return infos
 

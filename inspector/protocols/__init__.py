@@ -21,6 +21,10 @@ class UnknownFormat(Exception):
     """No format accepted the file."""
 
 
+class FormatError(ValueError):
+    """A file of a known format that cannot be read at all (e.g. written by a newer version)."""
+
+
 def get(name: str) -> ModuleType:
     """The format module called ``name``."""
     if name not in FORMAT_NAMES:
@@ -34,7 +38,12 @@ def detect(path: str) -> ModuleType:
         head = fh.read(HEAD_BYTES)
     best: tuple[int, ModuleType] | None = None
     for name in FORMAT_NAMES:
-        module = get(name)
+        try:
+            module = get(name)
+        except ModuleNotFoundError as exc:
+            if exc.name != f"inspector.protocols.{name}":
+                raise
+            continue  # a format being written; every shipped format is tested to import
         score = module.sniff(path, head)
         if score > 0 and (best is None or score > best[0]):
             best = (score, module)

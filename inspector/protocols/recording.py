@@ -1,0 +1,221 @@
+"""The inspector's own recordings: JSONL, a versioned header, then one line per packet sent or received.
+
+Line 1: ``{"format": "inspector-recording", "version": 1, "created": ISO, ...}``.
+Then per packet: ``{"t": epoch seconds, "dir": "in"|"out", "participant", "topic", "reliable",
+"raw": base64 bytes, "decoded": the MessagePack decoded as JSON (for people and jq)}``, plus
+``"answered_by"`` on answers the inspector sent. ``"dir": "event"`` lines carry room events
+(``kind``, ``text``) such as participants joining. Written append-only and flushed per message.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+import re
+import time
+from datetime import datetime, timezone
+from typing import Any, Iterator
+
+from inspector.model.events import Event, Malformed, Message, RawRef, Result
+from inspector.protocols import FormatError, alicia
+
+NAME = "recording"
+DESCRIPTION = "inspector recording (.jsonl with a versioned header)"
+FORMAT_ID = "inspector-recording"
+VERSION = 1
+
+
+class RecordingVersionError(FormatError):
+    """The recording was written by a newer inspector."""
+
+
+# -- writing -------------------------------------------------------------------------------
+def _jsonable(value: Any, depth: int = 0) -> Any:
+    if depth > 64:
+        return "…"
+    if isinstance(value, bytes):
+        return {"$bytes": base64.b64encode(value).decode("ascii")}
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_jsonable(v, depth + 1) for v in value]
+    if isinstance(value, float) and value != value:
+        return None
+    if value is None or isinstance(value, (str, int, float, bool)):
+        return value
+    return repr(value)
+
+
+def default_recording_path(room: str, when: float | None = None) -> str:
+    """``<user data dir>/recordings/<room>-<YYYYmmdd-HHMMSS>.jsonl``."""
+    import platformdirs
+
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(when or time.time()))
+    safe = re.sub(r"[^A-Za-z0-9._-]+", "_", room or "room")[:80] or "room"
+    folder = os.path.join(platformdirs.user_data_dir("inspector"), "recordings")
+    return os.path.join(folder, f"{safe}-{stamp}.jsonl")
+
+
+class RecordingWriter:
+    """Append packets to a recording, one flushed line each, so a crash loses at most one message."""
+
+    def __init__(self, path: str, header_extra: dict[str, Any] | None = None) -> None:
+        self.path = path
+        folder = os.path.dirname(os.path.abspath(path))
+        os.makedirs(folder, exist_ok=True)
+        self._fh = open(path, "ab")
+        self.count = 0
+        if self._fh.tell() == 0:
+            header = {
+                "format": FORMAT_ID,
+                "version": VERSION,
+                "created": datetime.now(timezone.utc).isoformat(),
+                **(header_extra or {}),
+            }
+            self._line(header)
+
+    def _line(self, obj: dict[str, Any]) -> None:
+        self._fh.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        self._fh.flush()
+
+    def write(
+        self,
+        direction: str,
+        data: bytes,
+        *,
+        ts: float | None = None,
+        participant: str = "",
+        topic: str | None = None,
+        reliable: bool = True,
+        answered_by: str | None = None,
+    ) -> None:
+        """Append one packet received (``in``) or sent (``out``)."""
+        try:
+            decoded = _jsonable(alicia.unpack(data))
+        except Exception:  # noqa: BLE001 - the raw bytes are kept either way
+            decoded = None
+        line: dict[str, Any] = {
+            "t": time.time() if ts is None else ts,
+            "dir": direction,
+            "participant": participant,
+            "topic": topic or "",
+            "reliable": reliable,
+            "raw": base64.b64encode(data).decode("ascii"),
+            "decoded": decoded,
+        }
+        if answered_by:
+            line["answered_by"] = answered_by
+        self._line(line)
+        self.count += 1
+
+    def event(self, kind: str, text: str = "", *, ts: float | None = None, **extra: Any) -> None:
+        """Append a room event (participant joined, connection state...)."""
+        self._line({"t": time.time() if ts is None else ts, "dir": "event", "kind": kind, "text": text,
+                    **_jsonable(extra)})
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def __enter__(self) -> RecordingWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+# -- reading -------------------------------------------------------------------------------
+def sniff(path: str, head: bytes) -> int:
+    first = head.split(b"\n", 1)[0]
+    return 100 if FORMAT_ID.encode() in first and first.lstrip().startswith(b"{") else 0
+
+
+def check_header(line: bytes, path: str) -> dict[str, Any]:
+    """Parse and check the header line; raises RecordingVersionError or ValueError."""
+    header = json.loads(line)
+    if not isinstance(header, dict) or header.get("format") != FORMAT_ID:
+        raise FormatError(f"{path}: not an inspector recording (bad header)")
+    version = header.get("version")
+    if not isinstance(version, int) or version < 1:
+        raise FormatError(f"{path}: recording header has no valid version")
+    if version > VERSION:
+        raise RecordingVersionError(
+            f"{path}: recording format version {version} is newer than this inspector reads "
+            f"(version {VERSION}); upgrade inspector to open it"
+        )
+    return header
+
+
+def read(path: str) -> Iterator[Event]:
+    offset = 0
+    with open(path, "rb") as fh:
+        header_line = fh.readline()
+        try:
+            check_header(header_line, path)
+        except (ValueError, RecursionError) as exc:
+            if isinstance(exc, FormatError):
+                raise
+            raise FormatError(f"{path}: the recording header is not valid JSON") from None
+        offset = len(header_line)
+        number = 1
+        for line in fh:
+            number += 1
+            raw = RawRef(source=path, where=f"line {number}", offset=offset, length=len(line), protocol=NAME)
+            offset += len(line)
+            if not line.strip():
+                continue
+            if not line.endswith(b"\n"):
+                events = decode_line(line, raw)
+                if any(isinstance(e, Malformed) for e in events):
+                    yield Malformed(where=raw.where, reason="torn last line: the recording was cut while "
+                                    "this message was being written", source=path, raw=raw)
+                    continue
+                yield from events
+                continue
+            yield from decode_line(line, raw)
+
+
+def decode_line(line: bytes, raw: RawRef) -> list[Event]:
+    """Decode one recorded line into the events of its packet (or a room event)."""
+    where = raw.where
+    try:
+        record = json.loads(line)
+    except (ValueError, RecursionError) as exc:
+        return [Malformed(where=where, reason=f"not JSON: {str(exc)[:120]}", source=raw.source, raw=raw)]
+    if not isinstance(record, dict):
+        return [Malformed(where=where, reason="recorded line is not an object", source=raw.source, raw=raw)]
+    ts = record.get("t")
+    ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None
+    direction = record.get("dir")
+    if direction == "event":
+        kind = record.get("kind") if isinstance(record.get("kind"), str) else "event"
+        text = record.get("text") if isinstance(record.get("text"), str) else ""
+        return [Message(kind=kind, text=text, ts=ts, raw=raw, extra={"dir": "event"})]
+    participant = record.get("participant") if isinstance(record.get("participant"), str) else ""
+    topic = record.get("topic") if isinstance(record.get("topic"), str) else None
+    reliable = record.get("reliable") is not False
+    encoded = record.get("raw")
+    if isinstance(encoded, str):
+        try:
+            data = base64.b64decode(encoded, validate=True)
+        except (ValueError, TypeError):
+            return [Malformed(where=where, reason="'raw' is not base64", source=raw.source, raw=raw)]
+        events = alicia.decode_packet(data, where=where, ts=ts, sender=participant, topic=topic,
+                                      reliable=reliable, source=raw.source, raw=raw)
+    elif "decoded" in record:
+        events = alicia.decode_object(record["decoded"], where=where, source=raw.source, raw=raw, ts=ts,
+                                      sender=participant, topic=topic, reliable=reliable)
+    else:
+        return [Malformed(where=where, reason="recorded line has neither 'raw' nor 'decoded'", source=raw.source, raw=raw)]
+    answered_by = record.get("answered_by")
+    for event in events:
+        if isinstance(event, Result):
+            if isinstance(answered_by, str):
+                event.answered_by = answered_by
+            event.extra["dir"] = direction
+    return events
+
+
+def redecode(raw: RawRef) -> list[Event]:
+    return decode_line(raw.read(), raw)
