@@ -53,14 +53,16 @@ def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[
     """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable."""
     modules = [(path, resolve_format(path, forced)) for path in paths]
     infos = []
-    for path, module in modules:
+    for index, (path, module) in enumerate(modules):
         info = SourceInfo(path=path, format=module.NAME, label=os.path.basename(path))
+        ns = str(index) if len(modules) > 1 else ""
+        ingest = store.ingest
         try:
             for event in module.read(path):
                 info.events += 1
                 if isinstance(event, Malformed):
                     info.malformed += 1
-                store.ingest(event)
+                ingest(event, ns)
         except OSError as exc:
             raise UnusableInput(f"{path}: {exc.strerror or exc}") from None
         except protocols.FormatError as exc:

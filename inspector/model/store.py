@@ -24,8 +24,8 @@ class CallStore:
         self.clock: Clock = clock or SystemClock()
         self.keep_payloads = keep_payloads
         self.items: list[Item] = []
-        self.calls: dict[tuple[str, str], Call] = {}
-        self._by_id: dict[str, Call] = {}
+        self.calls: dict[tuple[str, str, str], Call] = {}
+        self._by_id: dict[tuple[str, str], Call] = {}
         self.orphans: list[OrphanResult] = []
         self.malformed: list[Malformed] = []
         self.call_count = 0
@@ -50,16 +50,19 @@ class CallStore:
         for event in events:
             self.ingest(event)
 
-    def ingest(self, event: Event) -> Item:
-        """Thread one event and return the item it created or updated."""
+    def ingest(self, event: Event, ns: str = "") -> Item:
+        """Thread one event and return the item it created or updated.
+
+        ``ns`` keeps sources apart: two files opened side by side never thread into each other.
+        """
         if isinstance(event, Request):
-            item: Item = self._add_request(event)
+            item: Item = self._add_request(event, ns)
         elif isinstance(event, Result):
-            item = self._add_result(event)
+            item = self._add_result(event, ns)
         elif isinstance(event, Message):
             self.message_count += 1
             item = event
-            self._place(event, event.parent_id)
+            self._place(event, event.parent_id, ns)
         elif isinstance(event, Skipped):
             self.skipped[event.kind] = self.skipped.get(event.kind, 0) + 1
             return event  # type: ignore[return-value]
@@ -74,8 +77,8 @@ class CallStore:
         self._changed(item)
         return item
 
-    def _place(self, item: Item, parent_id: str | None) -> None:
-        parent = self._by_id.get(parent_id) if parent_id else None
+    def _place(self, item: Item, parent_id: str | None, ns: str) -> None:
+        parent = self._by_id.get((ns, parent_id)) if parent_id else None
         if parent is not None:
             self._attach(parent, item)
         else:
@@ -97,12 +100,12 @@ class CallStore:
                 if isinstance(child, Call):
                     self._fix_depths(child)
 
-    def _add_request(self, request: Request) -> Call:
+    def _add_request(self, request: Request, ns: str) -> Call:
         if not self.keep_payloads:
             request.params = None
         self.call_count += 1
         call = Call(request, seq=self.call_count)
-        key = (request.group, request.call_id)
+        key = (ns, request.group, request.call_id)
         first = self.calls.get(key)
         if first is not None:
             request.violation = request.violation or (
@@ -110,25 +113,25 @@ class CallStore:
             )
         else:
             self.calls[key] = call
-            self._by_id.setdefault(request.call_id, call)
-        self._place(call, request.parent_id)
+            self._by_id.setdefault((ns, request.call_id), call)
+        self._place(call, request.parent_id, ns)
         return call
 
-    def find(self, group: str, call_id: str) -> Call | None:
+    def find(self, group: str, call_id: str, ns: str = "") -> Call | None:
         """The call a result with this group and id belongs to, if any.
 
         A result without a group matches by id alone.
         """
-        call = self.calls.get((group, call_id))
+        call = self.calls.get((ns, group, call_id))
         if call is None and not group:
-            call = self._by_id.get(call_id)
+            call = self._by_id.get((ns, call_id))
         return call
 
-    def _add_result(self, result: Result) -> Item:
+    def _add_result(self, result: Result, ns: str) -> Item:
         if not self.keep_payloads:
             result.data = None
             result.details = None
-        call = self.find(result.group, result.call_id)
+        call = self.find(result.group, result.call_id, ns)
         if call is None:
             orphan = OrphanResult(result, seq=len(self.orphans) + 1)
             self.orphans.append(orphan)

@@ -1,0 +1,7 @@
+"""Placeholder: live_cmd."""
+
+from __future__ import annotations
+
+
+def register(sub) -> None:
+    pass

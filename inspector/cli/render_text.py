@@ -1,0 +1,158 @@
+"""Calls as readable text for the terminal (``inspector dump``, ``inspector live --no-ui``)."""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from rich.text import Text
+
+from inspector.model import Call, Malformed, Message, OrphanResult, State
+from inspector.model.call import Item
+from inspector.textsafe import one_line
+
+STATE_STYLES = {
+    State.PENDING: "bold yellow",
+    State.OVERDUE: "bold magenta",
+    State.SUCCEEDED: "green",
+    State.FAILED: "bold red",
+    State.TIMED_OUT: "red",
+    State.CANCELED: "dim yellow",
+    State.DENIED: "bold dark_orange",
+}
+
+
+def clock_text(ts: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(ts)) if ts is not None else "--:--:--"
+
+
+def time_column(call: Call, now: float) -> str:
+    """Latency when done, time left while pending, how late when overdue."""
+    latency = call.latency_ms
+    if call.results:
+        return _duration(latency / 1000.0) if latency is not None else ""
+    remaining = call.remaining(now)
+    if remaining is None:
+        return ""
+    return f"{_duration(remaining)} left" if remaining > 0 else f"{_duration(-remaining)} over"
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 1:
+        return f"{seconds * 1000:.0f}ms"
+    if seconds < 60:
+        return f"{seconds:.1f}s"
+    minutes, secs = divmod(int(seconds), 60)
+    return f"{minutes}m{secs:02d}s" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+
+
+def call_text(call: Call, now: float) -> Text:
+    """One line for a call: time, tool, executor, state, timing, summary and flags."""
+    state = call.state(now)
+    text = Text("  " * call.depth)
+    text.append(clock_text(call.request.ts), "dim")
+    text.append(" ")
+    text.append(f"{state.value:<9}", STATE_STYLES[state])
+    text.append(" ")
+    text.append(one_line(call.tool, 40), "bold")
+    if call.request.executor is not None:
+        text.append(f" [{call.request.executor.value}]", "cyan")
+    timing = time_column(call, now)
+    if timing:
+        text.append(f" {timing}", "dim")
+    if call.request.summary:
+        text.append("  " + call.request.summary)
+    flags = []
+    if call.late:
+        flags.append("late")
+    if call.duplicates:
+        flags.append(f"{call.duplicates} duplicate result(s)")
+    if call.result is not None and call.result.answered_by:
+        flags.append(f"answered by {call.result.answered_by}")
+    if flags:
+        text.append("  (" + ", ".join(flags) + ")", "yellow")
+    first = call.result
+    if first is not None and first.error_message or first is not None and first.error_code:
+        text.append(f"\n{'  ' * call.depth}  ↳ {one_line(first.error_code or '', 40)} "
+                    f"{one_line(first.error_message or '', 160)}", "red")
+    if call.request.violation:
+        text.append(f"\n{'  ' * call.depth}  ⚠ protocol violation: {one_line(call.request.violation, 200)}",
+                    "bold magenta")
+    return text
+
+
+def item_text(item: Item, now: float) -> Text | None:
+    """Text for any store item (None for items not worth a line)."""
+    if isinstance(item, Call):
+        return call_text(item, now)
+    if isinstance(item, OrphanResult):
+        result = item.result
+        text = Text("  " * item.depth)
+        text.append(clock_text(result.ts), "dim")
+        text.append(" orphan    ", "bold red reverse")
+        text.append(f" result for unknown id {one_line(result.call_id, 60)}", "red")
+        if result.error_message:
+            text.append("  " + one_line(result.error_message, 120))
+        return text
+    if isinstance(item, Malformed):
+        text = Text("malformed ", "bold red")
+        text.append(f"{one_line(item.where, 60)}: {one_line(item.reason, 200)}")
+        return text
+    if isinstance(item, Message):
+        text = Text(clock_text(item.ts), "dim")
+        text.append(f" {one_line(item.kind, 30)}: ", "italic blue")
+        text.append(one_line(item.text, 160), "italic")
+        return text
+    return None
+
+
+def format_call(call: Call, now: float) -> str:
+    """Plain text of a call and its nested calls (no colour)."""
+    lines = [call_text(c, now).plain for c in call.walk()]
+    return "\n".join(lines)
+
+
+def call_json(call: Call, now: float, request=None, results=None) -> dict[str, Any]:
+    """A JSON-ready dict for one call (payloads included when given by hydrate)."""
+    request = request or call.request
+    results = results if results is not None else call.results
+    return {
+        "id": call.call_id,
+        "group": call.group,
+        "tool": call.tool,
+        "executor": request.executor.value if request.executor else None,
+        "state": call.state(now).value,
+        "parent": call.parent.call_id if call.parent else None,
+        "depth": call.depth,
+        "ts": request.ts,
+        "deadline": call.deadline,
+        "latency_ms": call.latency_ms,
+        "late": call.late,
+        "duplicates": call.duplicates,
+        "violation": request.violation,
+        "summary": request.summary,
+        "params": _safe(request.params),
+        "where": request.raw.where if request.raw else None,
+        "results": [
+            {
+                "outcome": r.outcome.value,
+                "ts": r.ts,
+                "error_code": r.error_code,
+                "error_message": r.error_message,
+                "data": _safe(r.data),
+                "answered_by": r.answered_by,
+                "has_diff": r.has_diff,
+                "where": r.raw.where if r.raw else None,
+            }
+            for r in results
+        ],
+    }
+
+
+def _safe(value: Any) -> Any:
+    try:
+        json.dumps(value)
+        return value
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)

@@ -1,0 +1,92 @@
+"""Figures about a session: counts per state and tool, orphans, duplicates, latency percentiles."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from inspector.model.call import Call, State
+from inspector.model.events import Executor
+from inspector.model.store import CallStore
+
+
+def percentile(sorted_values: list[float], fraction: float) -> float | None:
+    """Nearest-rank percentile of an already sorted list (None when empty)."""
+    if not sorted_values:
+        return None
+    rank = max(1, int(-(-fraction * len(sorted_values) // 1)))  # ceil without math import
+    return sorted_values[min(rank, len(sorted_values)) - 1]
+
+
+def session_stats(store: CallStore, now: float | None = None) -> dict[str, Any]:
+    """The figures `inspector stats --json` prints, computed in one pass over the calls."""
+    now = store.clock.now() if now is None else now
+    states = {state.value: 0 for state in State}
+    tools: dict[str, int] = {}
+    latencies: list[float] = []
+    calls = top_level = with_diff = late = violations = unanswered_client = 0
+    for call in store.all_calls():
+        calls += 1
+        if call.parent is None:
+            top_level += 1
+        states[call.state(now).value] += 1
+        tools[call.tool] = tools.get(call.tool, 0) + 1
+        if call.has_diff:
+            with_diff += 1
+        if call.late:
+            late += 1
+        if call.request.violation:
+            violations += 1
+        if not call.results and call.request.executor in (Executor.CLIENT, Executor.EITHER):
+            unanswered_client += 1
+        latency = call.latency_ms
+        if latency is not None and latency >= 0:
+            latencies.append(latency)
+    latencies.sort()
+    p50, p90, p99 = (percentile(latencies, f) for f in (0.5, 0.9, 0.99))
+    return {
+        "calls": calls,
+        "top_level": top_level,
+        "nested": calls - top_level,
+        "states": states,
+        "orphan_results": len(store.orphans),
+        "duplicate_results": store.duplicate_results,
+        "late_results": late,
+        "protocol_violations": violations,
+        "unanswered_client_requests": unanswered_client,
+        "with_diff": with_diff,
+        "malformed": len(store.malformed),
+        "messages": store.message_count,
+        "skipped": dict(sorted(store.skipped.items())),
+        "tools": dict(sorted(tools.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "p50_ms": _round(p50),
+        "p90_ms": _round(p90),
+        "p99_ms": _round(p99),
+    }
+
+
+def _round(value: float | None) -> float | None:
+    return None if value is None else round(value, 1)
+
+
+def problems(store: CallStore, now: float | None = None) -> list[tuple[str, str]]:
+    """What `inspector check` reports: (where, what) for orphans, unanswered client requests,
+    protocol violations and malformed records."""
+    now = store.clock.now() if now is None else now
+    found: list[tuple[str, str]] = []
+    for orphan in store.orphans:
+        result = orphan.result
+        where = result.raw.where if result.raw else "?"
+        found.append((where, f"orphan result for id {result.call_id!r}: no request has that id"))
+    for call in store.all_calls():
+        where = call.request.raw.where if call.request.raw else "?"
+        if call.request.violation:
+            found.append((where, f"protocol violation in {call.tool} {call.call_id!r}: {call.request.violation}"))
+        if not call.results and call.request.executor in (Executor.CLIENT, Executor.EITHER):
+            state = call.state(now).value
+            found.append((where, f"{call.request.executor.value} request {call.tool} {call.call_id!r} "
+                                 f"never got a result ({state})"))
+    for bad in store.malformed:
+        found.append((bad.where, f"malformed record: {bad.reason}"))
+    return found
+
+
