@@ -1,0 +1,116 @@
+"""Threading, states, deadlines, orphans, duplicates and nesting in the call store."""
+
+from __future__ import annotations
+
+from factories import make_request, make_result
+
+from inspector.model import CallStore, FakeClock, Message, Outcome, OrphanResult, State
+from inspector.model.stats import problems, session_stats
+
+
+def store() -> CallStore:
+    return CallStore(clock=FakeClock(1000.0))
+
+
+def test_request_then_result_threads_into_one_call():
+    s = store()
+    call = s.ingest(make_request())
+    s.ingest(make_result(ts=1002.5))
+    assert s.items == [call]
+    assert call.state(1003) is State.SUCCEEDED
+    assert call.latency_ms == 2500.0
+
+
+def test_pending_turns_overdue_at_the_deadline_and_late_result_is_flagged():
+    s = store()
+    call = s.ingest(make_request(ts=1000.0, timeout_ms=5000))
+    assert call.state(1004.9) is State.PENDING
+    assert call.remaining(1004.0) == 1.0
+    assert call.state(1005.0) is State.OVERDUE
+    s.ingest(make_result(ts=1007.0))
+    assert call.state(1010) is State.SUCCEEDED
+    assert call.late
+
+
+def test_first_result_decides_and_duplicates_are_counted():
+    s = store()
+    call = s.ingest(make_request())
+    s.ingest(make_result(outcome=Outcome.ERROR, error_code="execution_error"))
+    s.ingest(make_result(outcome=Outcome.SUCCESS))
+    assert call.state() is State.FAILED
+    assert call.duplicates == 1
+    assert s.duplicate_results == 1
+
+
+def test_orphan_result_is_its_own_item_never_attached():
+    s = store()
+    call = s.ingest(make_request("a"))
+    orphan = s.ingest(make_result("zzz"))
+    assert isinstance(orphan, OrphanResult)
+    assert call.results == []
+    assert s.items == [call, orphan]
+
+
+def test_groups_and_sources_keep_ids_apart():
+    s = store()
+    a = s.ingest(make_request("x", group="conv1"))
+    b = s.ingest(make_request("x", group="conv2"))
+    s.ingest(make_result("x", group="conv2"))
+    assert not a.results and len(b.results) == 1
+    c = s.ingest(make_request("y"), ns="file1")
+    orphan = s.ingest(make_result("y"), ns="file2")
+    assert isinstance(orphan, OrphanResult) and not c.results
+
+
+def test_outcomes_map_to_states():
+    for outcome, state in [(Outcome.TIMEOUT, State.TIMED_OUT), (Outcome.CANCELED, State.CANCELED),
+                           (Outcome.DENIED, State.DENIED)]:
+        s = store()
+        call = s.ingest(make_request())
+        s.ingest(make_result(outcome=outcome))
+        assert call.state() is state
+
+
+def test_nested_calls_sit_under_their_parent():
+    s = store()
+    task = s.ingest(make_request("task", "Task"))
+    child = s.ingest(make_request("c", "Bash", parent_id="task"))
+    s.ingest(Message(kind="assistant", text="hi", parent_id="task"))
+    assert s.items == [task]
+    assert task.children[0] is child and child.parent is task and child.depth == 1
+    assert [c.call_id for c in s.all_calls()] == ["task", "c"]
+    figures = session_stats(s)
+    assert figures["calls"] == 2 and figures["nested"] == 1 and figures["top_level"] == 1
+
+
+def test_duplicate_request_id_is_a_violation_and_results_go_to_the_first():
+    s = store()
+    first = s.ingest(make_request("d"))
+    second = s.ingest(make_request("d"))
+    s.ingest(make_result("d"))
+    assert len(first.results) == 1 and not second.results
+    assert "duplicate request id" in second.request.violation
+
+
+def test_stats_and_problems():
+    s = store()
+    s.ingest(make_request("a"))  # client request, never answered
+    s.ingest(make_request("b"))
+    s.ingest(make_result("b", ts=1000.2))
+    s.ingest(make_result("nope"))
+    figures = session_stats(s, now=1010.0)
+    assert figures["states"]["overdue"] == 1 and figures["states"]["succeeded"] == 1
+    assert figures["orphan_results"] == 1
+    assert figures["p50_ms"] == 200.0
+    found = [what for _, what in problems(s, now=1010.0)]
+    assert any("orphan" in w for w in found)
+    assert any("never got a result" in w for w in found)
+
+
+def test_listeners_hear_every_change():
+    s = store()
+    seen = []
+    s.subscribe(seen.append)
+    call = s.ingest(make_request())
+    s.ingest(make_result())
+    assert seen == [call, call] and s.version == 2
