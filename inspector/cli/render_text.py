@@ -44,7 +44,10 @@ def _duration(seconds: float) -> str:
     if seconds < 60:
         return f"{seconds:.1f}s"
     minutes, secs = divmod(int(seconds), 60)
-    return f"{minutes}m{secs:02d}s" if minutes < 60 else f"{minutes // 60}h{minutes % 60:02d}m"
+    if minutes < 60:
+        return f"{minutes}m{secs:02d}s"
+    hours = minutes // 60
+    return f"{hours}h{minutes % 60:02d}m" if hours < 48 else f"{hours // 24}d"
 
 
 def call_text(call: Call, now: float) -> Text:
