@@ -1,0 +1,443 @@
+"""Read JSON and JSON Lines files as records with exact byte spans (shared by the JSON formats)."""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any, BinaryIO
+
+_DECODER = json.JSONDecoder()
+_WS = re.compile(r"[ \t\n\r]*")
+_BOM = b"\xef\xbb\xbf"
+_ESCAPED = "surrogateescape"  # keeps one character per undecodable byte, so spans stay exact
+
+
+@dataclass(slots=True)
+class Chunk:
+    """One JSON value of a file (a line, an array item or a container's member) or why it failed."""
+
+    where: str
+    offset: int
+    length: int
+    line: int
+    value: Any = None
+    error: str | None = None
+
+
+def _reason(exc: BaseException, first_line: int | None = None) -> str:
+    """Why a value could not be read; ``first_line`` numbers the lines of a multi-line text."""
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to decode"
+    if isinstance(exc, json.JSONDecodeError):
+        if first_line is not None:
+            return f"not JSON: {exc.msg} (line {first_line + exc.lineno - 1}, column {exc.colno})"
+        return f"not JSON: {exc.msg} (column {exc.colno})"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not valid UTF-8 (byte {exc.start})"
+    return f"not JSON: {exc}"
+
+
+def loads(data: bytes | str) -> tuple[Any, str | None]:
+    """Decode one JSON value: ``(value, None)``, or ``(None, reason)`` when it cannot be read."""
+    try:
+        return json.loads(data.decode("utf-8") if isinstance(data, bytes) else data), None
+    except (ValueError, RecursionError) as exc:
+        return None, _reason(exc)
+
+
+def _skip(text: str, pos: int) -> int:
+    match = _WS.match(text, pos)
+    return match.end() if match else pos
+
+
+class _Positions:
+    """Turn increasing character positions of a text into byte offsets and line numbers."""
+
+    def __init__(self, text: str, base_offset: int, base_line: int) -> None:
+        self.text = text
+        self.ascii = text.isascii()
+        self.first_line = base_line
+        self.multiline = "\n" in text
+        self._char, self._byte, self._line = 0, base_offset, base_line
+
+    def at(self, pos: int) -> tuple[int, int]:
+        if pos < self._char:  # never expected; restart rather than give wrong numbers
+            raise ValueError("positions must not go back")
+        piece = self.text[self._char : pos]
+        self._byte += len(piece) if self.ascii else len(piece.encode("utf-8", _ESCAPED))
+        self._line += piece.count("\n")
+        self._char = pos
+        return self._byte, self._line
+
+
+def _scan_array(
+    text: str, pos: int, first_line: int | None = None
+) -> Iterator[tuple[int, int, Any, str | None]]:
+    """Yield ``(start, end, value, error)`` for the items of the array opening at ``pos``."""
+    pos = _skip(text, pos + 1)
+    if text.startswith("]", pos):
+        return
+    while True:
+        try:
+            value, end = _DECODER.raw_decode(text, pos)
+        except (ValueError, RecursionError) as exc:
+            yield pos, -1, None, _reason(exc, first_line)
+            return
+        yield pos, end, value, None
+        pos = _skip(text, end)
+        if text.startswith(",", pos):
+            pos = _skip(text, pos + 1)
+        elif text.startswith("]", pos):
+            return
+        else:
+            yield pos, -1, None, "not JSON: expected ',' or ']' after an array item"
+            return
+
+
+def _item_chunk(
+    data: bytes, base: int, pos: _Positions, span: tuple[int, int], label: str, value: Any, error: str | None
+) -> Chunk:
+    """A chunk for ``text[start:end]``; ``data`` holds the bytes from absolute offset ``base``."""
+    start, end = span
+    offset, line = pos.at(start)
+    where = f"line {line} {label}".strip()
+    if end < 0:
+        return Chunk(where, offset, _line_length(data, offset - base), line, error=error)
+    end_offset, _ = pos.at(end)
+    chunk = Chunk(where, offset, end_offset - offset, line, value)
+    if not pos.ascii:
+        try:
+            data[offset - base : end_offset - base].decode("utf-8")
+        except UnicodeDecodeError as exc:
+            chunk.value, chunk.error = None, _reason(exc)
+    return chunk
+
+
+def _line_length(data: bytes, start: int) -> int:
+    end = data.find(b"\n", start)
+    return (len(data) if end < 0 else end) - start
+
+
+def _split_array(
+    text: str, data: bytes, base: int, pos: _Positions, at: int, label: Callable[[int], str]
+) -> Iterator[Chunk]:
+    """Chunks for the items of the array at ``at``; the last one carries the error if it breaks."""
+    first_line = pos.first_line if pos.multiline else None
+    for number, (start, end, value, error) in enumerate(_scan_array(text, at, first_line), 1):
+        yield _item_chunk(data, base, pos, (start, end), label(number), value, error)
+
+
+def _item_label(number: int) -> str:
+    return f"item {number}"
+
+
+def read_chunks(path: str) -> Iterator[Chunk]:
+    """The JSON values of a JSON Lines file or JSON document; arrays at the top are split into items.
+
+    A file whose first line is a JSON value by itself is read line by line (a bad line becomes an
+    error chunk and the next line is read); otherwise the file is one JSON document (or several, one
+    after another), and reading stops at the first place it cannot be decoded.
+    """
+    with open(path, "rb") as fh:
+        first = _first_line(fh)
+        if first is None:
+            return
+        offset, raw = first
+        fh.seek(0)
+        if _decodes(raw):
+            yield from _lines(fh)
+            return
+        data = fh.read()
+    if _spans_lines(data, offset, raw):
+        yield from _document(data, offset)
+    else:
+        yield from _lines(_split_lines(data))
+
+
+def _split_lines(data: bytes) -> Iterator[bytes]:
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        end = len(data) if end < 0 else end + 1
+        yield data[start:end]
+        start = end
+
+
+def _first_line(fh: BinaryIO) -> tuple[int, bytes] | None:
+    offset = 0
+    for number, raw in enumerate(fh):
+        if number == 0 and raw.startswith(_BOM):
+            offset, raw = len(_BOM), raw[len(_BOM) :]
+        if raw.strip():
+            return offset, raw
+        offset += len(raw)
+    return None
+
+
+def _decodes(raw: bytes) -> bool:
+    return loads(raw)[1] is None
+
+
+def _spans_lines(data: bytes, offset: int, raw: bytes) -> bool:
+    """True when the first value starts a document that goes past its first line."""
+    text = data[offset:].decode("utf-8", _ESCAPED)
+    start = _skip(text, 0)
+    if not text.startswith(("{", "["), start):
+        return False
+    first_line_end = len(raw.decode("utf-8", _ESCAPED)) + start
+    try:
+        _DECODER.raw_decode(text, start)
+        return True
+    except json.JSONDecodeError as exc:
+        return exc.pos > first_line_end
+    except (ValueError, RecursionError):
+        return False
+
+
+def _lines(lines: Iterable[bytes]) -> Iterator[Chunk]:
+    offset = 0
+    for number, raw in enumerate(lines, 1):
+        start = offset
+        offset += len(raw)
+        if number == 1 and raw.startswith(_BOM):
+            start, raw = start + len(_BOM), raw[len(_BOM) :]
+        yield from _line_chunks(raw, start, number)
+
+
+def _line_chunks(raw: bytes, offset: int, number: int) -> Iterator[Chunk]:
+    body = raw.rstrip(b"\r\n")
+    if not body.strip():
+        return
+    value, error = loads(body)
+    if error is not None:
+        yield Chunk(f"line {number}", offset, len(body), number, error=error)
+    elif isinstance(value, list):
+        text = body.decode("utf-8")
+        pos = _Positions(text, offset, number)
+        yield from _split_array(text, body, offset, pos, _skip(text, 0), _item_label)
+    else:
+        yield Chunk(f"line {number}", offset, len(body), number, value)
+
+
+def _document(data: bytes, offset: int) -> Iterator[Chunk]:
+    text = data[offset:].decode("utf-8", _ESCAPED)
+    pos = _Positions(text, offset, 1 + data[:offset].count(b"\n"))
+    at = _skip(text, 0)
+    while at < len(text):
+        if text.startswith("[", at):
+            end = _value_end(text, at)
+            broken = False
+            for chunk in _split_array(text, data, 0, pos, at, _item_label):
+                broken = chunk.error is not None
+                yield chunk
+            if end < 0:
+                if not broken:
+                    yield _item_chunk(data, 0, pos, (at, -1), "", None, "not JSON: the array does not close")
+                return
+        else:
+            try:
+                value, end = _DECODER.raw_decode(text, at)
+                error = None
+            except (ValueError, RecursionError) as exc:
+                value, end, error = None, -1, _reason(exc, pos.first_line)
+            yield _item_chunk(data, 0, pos, (at, end), "", value, error)
+            if end < 0:
+                return
+        at = _skip(text, end)
+
+
+def _value_end(text: str, at: int) -> int:
+    try:
+        return _DECODER.raw_decode(text, at)[1]
+    except (ValueError, RecursionError):
+        return -1
+
+
+def member_chunks(path: str, chunk: Chunk) -> Iterator[tuple[str, Chunk]]:
+    """The object members of ``chunk`` that hold objects or arrays, with their own spans.
+
+    Yields ``(key, item)`` for a member whose value is an object, and for every item of a member
+    whose value is an array.
+    """
+    with open(path, "rb") as fh:
+        fh.seek(chunk.offset)
+        data = fh.read(chunk.length)
+    text = data.decode("utf-8", _ESCAPED)
+    pos = _Positions(text, chunk.offset, chunk.line)
+    at = _skip(text, 0)
+    if not text.startswith("{", at):
+        return
+    try:
+        members = list(_scan_object(text, at))
+    except (ValueError, RecursionError):
+        return
+    for key, start, end, value in members:
+        if isinstance(value, list):
+            label = _member_label(key)
+            for item in _split_array(text, data, chunk.offset, pos, start, label):
+                yield key, item
+        elif isinstance(value, dict):
+            yield key, _item_chunk(data, chunk.offset, pos, (start, end), key, value, None)
+
+
+def _member_label(key: str) -> Callable[[int], str]:
+    return lambda number: f"{key}[{number - 1}]"
+
+
+def _scan_object(text: str, at: int) -> Iterator[tuple[str, int, int, Any]]:
+    at = _skip(text, at + 1)
+    while not text.startswith("}", at):
+        key, at = _DECODER.raw_decode(text, at)
+        at = _skip(text, at)
+        if not text.startswith(":", at):
+            raise ValueError("expected ':'")
+        start = _skip(text, at + 1)
+        value, end = _DECODER.raw_decode(text, start)
+        yield str(key), start, end, value
+        at = _skip(text, end)
+        if text.startswith(",", at):
+            at = _skip(text, at + 1)
+        elif not text.startswith("}", at):
+            raise ValueError("expected ',' or '}'")
+
+
+def first_value(head: bytes) -> Any:
+    """The first JSON value of a file's head (the first item when it is an array), or None."""
+    if head.startswith(_BOM):
+        head = head[len(_BOM) :]
+    text = head.decode("utf-8", "replace")
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                value = json.loads(line)
+            except (ValueError, RecursionError):
+                value = _first_of_document(text)
+            if isinstance(value, list):
+                return value[0] if value else None
+            return value
+    return None
+
+
+def _first_of_document(text: str) -> Any:
+    at = _skip(text, 0)
+    if text.startswith("[", at):
+        for _start, _end, value, error in _scan_array(text, at):
+            return None if error else value
+        return None
+    try:
+        return _DECODER.raw_decode(text, at)[0]
+    except (ValueError, RecursionError):
+        return None
+
+
+def parse_time(value: Any) -> float | None:
+    """Epoch seconds from an epoch number (seconds or milliseconds) or an ISO 8601 string."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        text = value.strip()
+        try:
+            value = float(text)
+        except ValueError:
+            return _iso(text)
+    if not isinstance(value, (int, float)):
+        return None
+    try:
+        seconds = float(value)
+    except OverflowError:
+        return None
+    if not math.isfinite(seconds):
+        return None
+    return seconds / 1000.0 if abs(seconds) > 1e11 else seconds
+
+
+def _iso(text: str) -> float | None:
+    if text.endswith(("Z", "z")):
+        text = text[:-1] + "+00:00"
+    try:
+        moment = datetime.fromisoformat(text)
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=timezone.utc)
+        return moment.timestamp()
+    except (ValueError, OverflowError, OSError):
+        return None
+
+
+def preview(value: Any, limit: int = 200) -> str:
+    """A short JSON-like rendering of ``value`` that never walks more than it shows."""
+    out: list[str] = []
+    budget = [limit]
+
+    def emit(piece: str) -> None:
+        out.append(piece)
+        budget[0] -= len(piece)
+
+    def walk(item: Any, depth: int) -> None:
+        if budget[0] <= 0:
+            return
+        if isinstance(item, dict):
+            _walk_pairs(item, depth, emit, walk, budget)
+        elif isinstance(item, list):
+            _walk_items(item, depth, emit, walk, budget)
+        elif isinstance(item, str):
+            emit(json.dumps(item[: max(budget[0], 0) + 1], ensure_ascii=False))
+        else:
+            emit(_scalar(item))
+
+    walk(value, 0)
+    return "".join(out)
+
+
+def _walk_pairs(item: dict, depth: int, emit, walk, budget: list[int]) -> None:
+    if depth >= 4:
+        emit("{…}" if item else "{}")
+        return
+    emit("{")
+    for index, (key, child) in enumerate(item.items()):
+        if budget[0] <= 0:
+            break
+        emit(", " if index else "")
+        emit(f"{key}: ")
+        walk(child, depth + 1)
+    emit("}")
+
+
+def _walk_items(item: list, depth: int, emit, walk, budget: list[int]) -> None:
+    if depth >= 4:
+        emit("[…]" if item else "[]")
+        return
+    emit("[")
+    for index, child in enumerate(item):
+        if budget[0] <= 0:
+            break
+        emit(", " if index else "")
+        walk(child, depth + 1)
+    emit("]")
+
+
+def _scalar(item: Any) -> str:
+    if item is None or isinstance(item, (bool, int, float)):
+        try:
+            return json.dumps(item)
+        except ValueError:  # an int past the digit limit
+            return "<huge number>"
+    return str(item)
+
+
+def arguments_summary(args: Any, limit: int = 200) -> str:
+    """``key=value`` pairs for an argument object, a preview for anything else (not yet cleaned)."""
+    if not isinstance(args, dict):
+        return preview(args, limit)
+    parts: list[str] = []
+    used = 0
+    for key, value in args.items():
+        if used >= limit:
+            break
+        shown = value[:limit] if isinstance(value, str) else preview(value, limit - used)
+        parts.append(f"{key}={shown}")
+        used += len(parts[-1]) + 1
+    return " ".join(parts)
