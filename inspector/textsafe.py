@@ -31,6 +31,8 @@ def clean(text: str, keep_newlines: bool = True) -> str:
     """
     if not isinstance(text, str):
         text = str(text)
+    if text.isprintable():  # the common case: no control, format (bidi) or surrogate characters
+        return text
     if "\t" in text:
         text = text.replace("\t", "    ")
     if not keep_newlines:
@@ -47,3 +49,30 @@ def one_line(text: str, limit: int = 120) -> str:
     """A cleaned single-line preview of at most ``limit`` characters."""
     text = clean(text[: limit * 4] if isinstance(text, str) else str(text), keep_newlines=False)
     return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def summarize(value: object, limit: int = 100) -> str:
+    """A short one-line summary of tool parameters: ``key=value, key=value`` for a map."""
+    if isinstance(value, dict):
+        parts = []
+        size = 0
+        for key, item in value.items():
+            if isinstance(item, str):
+                text = item[:limit]
+            elif isinstance(item, (int, float, bool)) or item is None:
+                text = str(item)
+            elif isinstance(item, (dict, list)):
+                text = "{…}" if isinstance(item, dict) else f"[{len(item)}]"
+            else:
+                text = type(item).__name__
+            part = text if len(value) == 1 else f"{key}={text}"
+            parts.append(part)
+            size += len(part) + 2
+            if size > limit:
+                break
+        return one_line(", ".join(parts), limit)
+    if isinstance(value, str):
+        return one_line(value, limit)
+    if isinstance(value, list):
+        return one_line(f"[{len(value)} items]", limit)
+    return one_line(str(value), limit)

@@ -25,7 +25,7 @@ class Outcome(str, enum.Enum):
     DENIED = "denied"
 
 
-@dataclass(frozen=True, slots=True)
+@dataclass(slots=True)
 class RawRef:
     """Where the original record or packet lives: a byte range of a file, or the bytes themselves."""
 

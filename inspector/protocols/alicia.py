@@ -20,7 +20,7 @@ from inspector.model.events import (
     Request,
     Result,
 )
-from inspector.textsafe import one_line
+from inspector.textsafe import one_line, summarize
 
 NAME = "alicia"
 DESCRIPTION = "Alicia envelopes: MessagePack (binary or hex lines) or JSON lines"
@@ -70,6 +70,8 @@ _MESSAGE_TEMPLATES = {
     "invalid_parameters": "Invalid parameters for tool '{toolName}'",
     "execution_error": "Tool '{toolName}' failed during execution",
 }
+
+_EXECUTORS = {e.value: e for e in Executor}
 
 _EXECUTION_REASON = (
     "execution is REQUIRED and MUST be 'server', 'client' or 'either'; "
@@ -236,12 +238,14 @@ def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict
     if isinstance(msg_type, bool) or not isinstance(msg_type, int):
         return [Malformed(where=where, reason="not an Alicia envelope: no integer 'type'", source=source, raw=raw)]
     if "body" in obj:
-        body = obj.get("body")
+        body = obj["body"]
         flat = False
     else:
         body = {k: v for k, v in obj.items() if k not in ("type", "stanzaId", "meta")}
         flat = True
-    meta = obj.get("meta") if isinstance(obj.get("meta"), dict) else {}
+    meta = obj.get("meta")
+    if not isinstance(meta, dict):
+        meta = {}
     stanza = obj.get("stanzaId")
     stanza = stanza if isinstance(stanza, int) and not isinstance(stanza, bool) else None
     conv = obj.get("conversationId")
@@ -309,14 +313,11 @@ def _request(body: Any, group: str, ts, sender, raw, extra, where, source) -> Ev
     elif not isinstance(params, dict):
         problems.append("parameters must be a map")
     execution = body.get("execution")
-    executor = None
+    executor = _EXECUTORS.get(execution) if isinstance(execution, str) else None
     if execution is None:
         problems.append(f"no 'execution': {_EXECUTION_REASON}")
-    else:
-        try:
-            executor = Executor(execution)
-        except (ValueError, TypeError):
-            problems.append(f"unknown execution {one_line(repr(execution), 40)}: {_EXECUTION_REASON}")
+    elif executor is None:
+        problems.append(f"unknown execution {one_line(repr(execution), 40)}: {_EXECUTION_REASON}")
     timeout = body.get("timeoutMs")
     if timeout is None:
         timeout_ms = DEFAULT_TIMEOUT_MS
@@ -336,22 +337,10 @@ def _request(body: Any, group: str, ts, sender, raw, extra, where, source) -> Ev
         sender=sender,
         raw=raw,
         violation="; ".join(problems) or None,
-        summary=_summary(params),
+        summary=summarize(params),
         message_id=_str(body.get("messageId")),
         extra=extra,
     )
-
-
-def _summary(params: Any) -> str:
-    if isinstance(params, dict) and len(params) == 1:
-        (value,) = params.values()
-        if isinstance(value, str):
-            return one_line(value, 100)
-    try:
-        text = json.dumps(params, ensure_ascii=False, separators=(",", ":"), default=repr)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(params)
-    return one_line(text, 100)
 
 
 _OUTCOMES = {

@@ -17,6 +17,8 @@ import time
 from datetime import datetime, timezone
 from typing import Any, Iterator
 
+import orjson
+
 from inspector.model.events import Event, Malformed, Message, RawRef, Result
 from inspector.protocols import FormatError, alicia
 
@@ -45,6 +47,32 @@ def _jsonable(value: Any, depth: int = 0) -> Any:
     if value is None or isinstance(value, (str, int, float, bool)):
         return value
     return repr(value)
+
+
+_ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_APPEND_NEWLINE
+
+
+def _default(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return {"$bytes": base64.b64encode(bytes(value)).decode("ascii")}
+    return repr(value)
+
+
+_ENCODER = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=_default)
+
+
+def _encode_line(obj: dict[str, Any]) -> bytes:
+    """One JSON line: orjson (a packet per few microseconds), and a careful conversion of odd payloads
+    (lone surrogates, keys that are not text, very deep nesting) when it refuses."""
+    try:
+        return orjson.dumps(obj, default=_default, option=_ORJSON_OPTIONS)
+    except (TypeError, ValueError, orjson.JSONEncodeError):
+        pass
+    try:
+        text = _ENCODER.encode(obj)
+    except (TypeError, ValueError, RecursionError):
+        text = _ENCODER.encode(_jsonable(obj))
+    return text.encode("utf-8", "replace") + b"\n"
 
 
 def default_recording_path(room: str, when: float | None = None) -> str:
@@ -76,7 +104,7 @@ class RecordingWriter:
             self._line(header)
 
     def _line(self, obj: dict[str, Any]) -> None:
-        self._fh.write(json.dumps(obj, ensure_ascii=False, separators=(",", ":")).encode("utf-8") + b"\n")
+        self._fh.write(_encode_line(obj))
         self._fh.flush()
 
     def write(
@@ -89,12 +117,17 @@ class RecordingWriter:
         topic: str | None = None,
         reliable: bool = True,
         answered_by: str | None = None,
+        decoded: Any = None,
     ) -> None:
-        """Append one packet received (``in``) or sent (``out``)."""
-        try:
-            decoded = _jsonable(alicia.unpack(data))
-        except Exception:  # noqa: BLE001 - the raw bytes are kept either way
-            decoded = None
+        """Append one packet received (``in``) or sent (``out``).
+
+        ``decoded`` is the packet already unpacked, when the caller has it (saves a second decode).
+        """
+        if decoded is None:
+            try:
+                decoded = alicia.unpack(data)
+            except Exception:  # noqa: BLE001 - the raw bytes are kept either way
+                decoded = None
         line: dict[str, Any] = {
             "t": time.time() if ts is None else ts,
             "dir": direction,

@@ -1,0 +1,1 @@
+"""Where events come from: files, recordings, live rooms."""
