@@ -55,6 +55,9 @@ def _normalise(argv: list[str]) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
+    if args_list == ["--version"]:  # answered before anything else is imported
+        print(f"inspector {__version__}")
+        return 0
     parser = build_parser()
     args = parser.parse_args(_normalise(args_list))
     handler = getattr(args, "handler", None)
