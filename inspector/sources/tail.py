@@ -1,0 +1,374 @@
+"""Follow a growing session file: read only appended lines, wake on inotify (or a slow stat poll), decode per line.
+
+The pieces, each usable alone:
+
+- ``FileTail(path)``: ``read()`` returns the complete lines appended since the last read (a partial last
+  line waits for its newline); truncation or replacement of the file (size below the offset, or a new
+  inode) restarts from the top with ``restarted=True``.
+- ``FileWatcher(path)``: ``await watcher.wait(timeout)`` returns when the file may have changed. Linux
+  uses inotify through ctypes (no thread, no CPU while idle); elsewhere it polls ``os.stat`` every
+  ``poll_interval`` seconds.
+- ``decode_lines(module, lines, first_line, path, offset)``: turns lines into events with the format
+  module's ``decode_line`` hook; raises FollowUnsupported when the format has none.
+- ``follow(path, module, on_events)``: the three together, until cancelled.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import inspect
+import os
+import struct
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from types import ModuleType
+
+from inspector.model.events import Event, Malformed, RawRef
+
+READ_LIMIT = 16 * 1024 * 1024
+"""At most this many bytes are read per ``FileTail.read()``; ``more`` says when there is more."""
+
+
+class FollowUnsupported(Exception):
+    """The file's format has no per-line decoder, so it cannot be followed."""
+
+
+@dataclass
+class TailRead:
+    """What one ``FileTail.read()`` found: ``lines[i]`` is line ``first_line + i`` at a known offset."""
+
+    lines: list[bytes] = field(default_factory=list)
+    first_line: int = 1
+    offset: int = 0
+    restarted: bool = False
+    missing: bool = False
+    more: bool = False
+
+
+class FileTail:
+    """Reads the complete lines appended to ``path`` since the last read.
+
+    ``offset`` is where the next unread line starts and ``line_no`` how many lines came before it, so a
+    tail can continue after a whole-file read (see ``at_end``). Bytes of an unfinished last line are
+    kept until its newline arrives. When the file shrinks below the offset or is replaced (another
+    inode, e.g. log rotation), the rest of the old file is read first, then reading restarts at the top
+    of the new one and ``restarted`` is set: the consumer should rebuild what it showed.
+    """
+
+    def __init__(self, path: str, offset: int = 0, line_no: int = 0) -> None:
+        self.path = path
+        self.offset = offset
+        self.line_no = line_no
+        self._partial = b""
+        self._fh = None
+        self._ino: int | None = None
+
+    @classmethod
+    def at_end(cls, path: str) -> FileTail:
+        """A tail positioned after the last complete line of ``path`` as it is now (to follow after a load)."""
+        offset = lines = 0
+        with open(path, "rb") as fh:
+            position = 0
+            while chunk := fh.read(1 << 20):
+                count = chunk.count(b"\n")
+                if count:
+                    lines += count
+                    offset = position + chunk.rindex(b"\n") + 1
+                position += len(chunk)
+        return cls(path, offset, lines)
+
+    def close(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+
+    def _open(self) -> bool:
+        try:
+            self._fh = open(self.path, "rb")
+        except FileNotFoundError:
+            return False
+        self._ino = os.fstat(self._fh.fileno()).st_ino
+        return True
+
+    def _replaced(self) -> bool:
+        """True when the path now names another file than the one open (rotation)."""
+        try:
+            return os.stat(self.path).st_ino != self._ino
+        except FileNotFoundError:
+            return True
+
+    def _restart(self) -> None:
+        self.close()
+        self.offset = 0
+        self.line_no = 0
+        self._partial = b""
+
+    def read(self, limit: int = READ_LIMIT) -> TailRead:
+        """The complete lines appended since the last read (never raises for a vanished file)."""
+        restarted = False
+        if self._fh is None and not self._open():
+            return TailRead(first_line=self.line_no + 1, offset=self.offset, missing=True)
+        assert self._fh is not None
+        position = self.offset + len(self._partial)
+        size = os.fstat(self._fh.fileno()).st_size
+        if size < position:  # truncated in place
+            self._restart()
+            restarted = True
+            if not self._open():
+                return TailRead(first_line=1, offset=0, restarted=True, missing=True)
+            assert self._fh is not None
+            position = 0
+        self._fh.seek(position)
+        data = self._fh.read(limit)
+        if not data and self._replaced():
+            self._restart()
+            if not self._open():
+                return TailRead(first_line=1, offset=0, restarted=True, missing=True)
+            return self._with(self.read(limit), restarted=True)
+        return self._with(self._take(data, more=len(data) >= limit), restarted=restarted)
+
+    @staticmethod
+    def _with(chunk: TailRead, restarted: bool) -> TailRead:
+        chunk.restarted = chunk.restarted or restarted
+        return chunk
+
+    def _take(self, data: bytes, more: bool) -> TailRead:
+        buffer = self._partial + data
+        cut = buffer.rfind(b"\n") + 1
+        self._partial = buffer[cut:]
+        complete = buffer[:cut]
+        lines = [piece + b"\n" for piece in complete.split(b"\n")[:-1]]
+        chunk = TailRead(lines, first_line=self.line_no + 1, offset=self.offset, more=more)
+        self.offset += len(complete)
+        self.line_no += len(lines)
+        return chunk
+
+
+# -- decoding ----------------------------------------------------------------------------------
+def line_decoder(module: ModuleType) -> Callable[[bytes, RawRef], list[Event]] | None:
+    """The module's per-line decoder as ``f(line, raw)``, or None when the format cannot be followed.
+
+    Accepts ``decode_line(line, raw)`` and ``decode_line(line, where, raw)``.
+    """
+    hook = getattr(module, "decode_line", None)
+    if not callable(hook):
+        return None
+    try:
+        count = len(inspect.signature(hook).parameters)
+    except (TypeError, ValueError):
+        count = 2
+    if count >= 3:
+        return lambda line, raw: hook(line, raw.where, raw)
+    return hook
+
+
+def _format_name(module: ModuleType) -> str:
+    return str(getattr(module, "NAME", None) or getattr(module, "__name__", "unknown"))
+
+
+def supports_follow(module: ModuleType) -> bool:
+    """True when the format module can decode one line at a time."""
+    return line_decoder(module) is not None
+
+
+def decode_lines(module: ModuleType, lines: list[bytes], start_line_no: int, path: str,
+                 offset: int) -> list[Event]:
+    """Decode consecutive lines (the first is number ``start_line_no`` at byte ``offset``) into events.
+
+    Blank lines are skipped; a decoder that raises yields a Malformed event for that line. Raises
+    FollowUnsupported when the module has no ``decode_line``.
+    """
+    decode = line_decoder(module)
+    name = _format_name(module)
+    if decode is None:
+        raise FollowUnsupported(f"the {name} format cannot be followed (no per-line decoder)")
+    events: list[Event] = []
+    for number, line in enumerate(lines, start=start_line_no):
+        length = len(line)
+        if line.strip():
+            raw = RawRef(source=path, where=f"line {number}", offset=offset, length=length, protocol=name)
+            try:
+                events.extend(decode(line, raw))
+            except Exception as exc:  # noqa: BLE001 - a decoder bug must not stop following
+                events.append(Malformed(where=raw.where, reason=f"could not decode: {type(exc).__name__}: "
+                                        f"{str(exc)[:160]}", source=path, raw=raw))
+        offset += length
+    return events
+
+
+# -- watching ----------------------------------------------------------------------------------
+_IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
+_IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x40, 0x80, 0x100, 0x200
+_IN_DELETE_SELF, _IN_MOVE_SELF, _IN_Q_OVERFLOW, _IN_IGNORED = 0x400, 0x800, 0x4000, 0x8000
+_WATCH_MASK = (_IN_MODIFY | _IN_ATTRIB | _IN_CLOSE_WRITE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE
+               | _IN_DELETE | _IN_DELETE_SELF | _IN_MOVE_SELF)
+_EVENT_HEADER = struct.Struct("iIII")
+
+
+class _Inotify:
+    """An inotify watch on the file's folder (so rotation and re-creation are seen), through ctypes."""
+
+    def __init__(self, path: str) -> None:
+        import ctypes
+
+        libc = ctypes.CDLL(None, use_errno=True)
+        self.name = os.path.basename(path).encode()
+        self.fd = libc.inotify_init1(os.O_NONBLOCK | os.O_CLOEXEC)
+        if self.fd < 0:
+            raise OSError(ctypes.get_errno(), "inotify_init1 failed")
+        folder = os.path.dirname(os.path.abspath(path)).encode()
+        if libc.inotify_add_watch(self.fd, folder, _WATCH_MASK) < 0:
+            error = ctypes.get_errno()
+            os.close(self.fd)
+            raise OSError(error, "inotify_add_watch failed")
+        self.broken = False
+
+    def drain(self) -> bool:
+        """Read pending events; True when one concerns the file (or events were lost)."""
+        relevant = False
+        while True:
+            try:
+                data = os.read(self.fd, 65536)
+            except (BlockingIOError, InterruptedError):
+                return relevant
+            except OSError:
+                self.broken = True
+                return True
+            if not data:
+                return relevant
+            at = 0
+            while at + _EVENT_HEADER.size <= len(data):
+                _wd, mask, _cookie, size = _EVENT_HEADER.unpack_from(data, at)
+                name = data[at + _EVENT_HEADER.size: at + _EVENT_HEADER.size + size].rstrip(b"\0")
+                at += _EVENT_HEADER.size + size
+                if mask & (_IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF):
+                    self.broken = True  # the folder went away: fall back to polling
+                    relevant = True
+                elif mask & _IN_Q_OVERFLOW or name == self.name:
+                    relevant = True
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
+class FileWatcher:
+    """``await wait(timeout)`` returns when ``path`` may have changed, or when ``timeout`` passes.
+
+    ``mode`` is ``"inotify"`` (Linux: sleeps in the event loop until the kernel reports a change) or
+    ``"poll"`` (``os.stat`` every ``poll_interval`` seconds). A change that happens between two waits
+    is not lost: the next wait returns at once. Spurious wake-ups are possible; callers just read.
+    """
+
+    def __init__(self, path: str, poll_interval: float = 0.3, use_inotify: bool = True) -> None:
+        self.path = path
+        self.poll_interval = poll_interval
+        self._inotify: _Inotify | None = None
+        self._flag: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._last = self._signature()
+        self.mode = "poll"
+        if use_inotify and sys.platform.startswith("linux"):
+            try:
+                self._inotify = _Inotify(path)
+                self.mode = "inotify"
+            except (OSError, AttributeError):
+                self._inotify = None
+
+    def _signature(self) -> tuple[int, int, int] | None:
+        try:
+            st = os.stat(self.path)
+        except OSError:
+            return None
+        return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+    def _attach(self) -> bool:
+        """Register the inotify fd with the running loop (once); False when that is not possible."""
+        if self._inotify is None:
+            return False
+        if self._flag is None:
+            loop = asyncio.get_running_loop()
+            self._flag = asyncio.Event()
+            try:
+                loop.add_reader(self._inotify.fd, self._on_readable)
+            except (NotImplementedError, RuntimeError):
+                self._drop_inotify()
+                return False
+            self._loop = loop
+        return True
+
+    def _on_readable(self) -> None:
+        assert self._inotify is not None and self._flag is not None
+        if self._inotify.drain():
+            self._flag.set()
+        if self._inotify.broken:
+            self._drop_inotify()
+
+    def _drop_inotify(self) -> None:
+        if self._inotify is not None:
+            if self._loop is not None:
+                self._loop.remove_reader(self._inotify.fd)
+            self._inotify.close()
+            self._inotify = None
+        self.mode = "poll"
+        if self._flag is not None:
+            self._flag.set()  # wake the waiter so it re-checks in polling mode
+
+    async def wait(self, timeout: float | None = None) -> bool:
+        """Wait for a possible change; True if one was seen, False when ``timeout`` ran out."""
+        if self._attach():
+            assert self._flag is not None
+            try:
+                await asyncio.wait_for(self._flag.wait(), timeout)
+            except asyncio.TimeoutError:
+                return False
+            self._flag.clear()
+            self._last = self._signature()
+            return True
+        return await self._poll(timeout)
+
+    async def _poll(self, timeout: float | None) -> bool:
+        loop = asyncio.get_running_loop()
+        deadline = None if timeout is None else loop.time() + timeout
+        while True:
+            current = self._signature()
+            if current != self._last:
+                self._last = current
+                return True
+            if deadline is not None and loop.time() >= deadline:
+                return False
+            pause = self.poll_interval
+            if deadline is not None:
+                pause = max(0.0, min(pause, deadline - loop.time()))
+            await asyncio.sleep(pause)
+
+    def close(self) -> None:
+        self._drop_inotify()
+
+
+async def follow(path: str, module: ModuleType, on_events: Callable[[list[Event]], None], *,
+                 tail: FileTail | None = None, watcher: FileWatcher | None = None,
+                 on_restart: Callable[[], None] | None = None, safety_interval: float = 5.0) -> None:
+    """Feed every line appended to ``path`` through ``module``'s line decoder to ``on_events``, until cancelled.
+
+    Starts where ``tail`` stands (default: the end of the file as it is now). ``on_restart`` is called
+    before the events of a file that was truncated or replaced. Even with inotify the file is checked
+    every ``safety_interval`` seconds (network filesystems do not report changes). Raises
+    FollowUnsupported at once when the format cannot be followed.
+    """
+    if not supports_follow(module):
+        raise FollowUnsupported(f"the {_format_name(module)} format cannot be followed (no per-line decoder)")
+    tail = tail or FileTail.at_end(path)
+    watcher = watcher or FileWatcher(path)
+    try:
+        while True:
+            chunk = tail.read()
+            if chunk.restarted and on_restart is not None:
+                on_restart()
+            if chunk.lines:
+                on_events(decode_lines(module, chunk.lines, chunk.first_line, path, chunk.offset))
+            if not chunk.more:
+                await watcher.wait(safety_interval)
+    finally:
+        watcher.close()
+        tail.close()
