@@ -3,11 +3,9 @@
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
-from datetime import datetime, timezone
 from typing import Any, BinaryIO
 
 _DECODER = json.JSONDecoder()
@@ -75,11 +73,16 @@ class _Positions:
 
 
 def _scan_array(
-    text: str, pos: int, first_line: int | None = None
+    text: str, pos: int, first_line: int | None = None, closed: list[int] | None = None
 ) -> Iterator[tuple[int, int, Any, str | None]]:
-    """Yield ``(start, end, value, error)`` for the items of the array opening at ``pos``."""
+    """Yield ``(start, end, value, error)`` for the items of the array opening at ``pos``.
+
+    When the array closes, the position after its ``]`` is appended to ``closed``.
+    """
     pos = _skip(text, pos + 1)
     if text.startswith("]", pos):
+        if closed is not None:
+            closed.append(pos + 1)
         return
     while True:
         try:
@@ -92,6 +95,8 @@ def _scan_array(
         if text.startswith(",", pos):
             pos = _skip(text, pos + 1)
         elif text.startswith("]", pos):
+            if closed is not None:
+                closed.append(pos + 1)
             return
         else:
             yield pos, -1, None, "not JSON: expected ',' or ']' after an array item"
@@ -123,11 +128,17 @@ def _line_length(data: bytes, start: int) -> int:
 
 
 def _split_array(
-    text: str, data: bytes, base: int, pos: _Positions, at: int, label: Callable[[int], str]
+    text: str,
+    data: bytes,
+    base: int,
+    pos: _Positions,
+    at: int,
+    label: Callable[[int], str],
+    closed: list[int] | None = None,
 ) -> Iterator[Chunk]:
     """Chunks for the items of the array at ``at``; the last one carries the error if it breaks."""
     first_line = pos.first_line if pos.multiline else None
-    for number, (start, end, value, error) in enumerate(_scan_array(text, at, first_line), 1):
+    for number, (start, end, value, error) in enumerate(_scan_array(text, at, first_line, closed), 1):
         yield _item_chunk(data, base, pos, (start, end), label(number), value, error)
 
 
@@ -152,7 +163,7 @@ def read_chunks(path: str) -> Iterator[Chunk]:
             yield from _lines(fh)
             return
         data = fh.read()
-    if _spans_lines(data, offset, raw):
+    if _spans_lines(raw):
         yield from _document(data, offset)
     else:
         yield from _lines(_split_lines(data))
@@ -182,20 +193,19 @@ def _decodes(raw: bytes) -> bool:
     return loads(raw)[1] is None
 
 
-def _spans_lines(data: bytes, offset: int, raw: bytes) -> bool:
-    """True when the first value starts a document that goes past its first line."""
-    text = data[offset:].decode("utf-8", _ESCAPED)
+def _spans_lines(raw: bytes) -> bool:
+    """True when the first line opens a value that its end leaves unfinished (a multi-line document)."""
+    text = raw.decode("utf-8", _ESCAPED).rstrip()
     start = _skip(text, 0)
     if not text.startswith(("{", "["), start):
         return False
-    first_line_end = len(raw.decode("utf-8", _ESCAPED)) + start
     try:
         _DECODER.raw_decode(text, start)
-        return True
     except json.JSONDecodeError as exc:
-        return exc.pos > first_line_end
+        return exc.pos >= len(text)
     except (ValueError, RecursionError):
         return False
+    return False
 
 
 def _lines(lines: Iterable[bytes]) -> Iterator[Chunk]:
@@ -229,15 +239,16 @@ def _document(data: bytes, offset: int) -> Iterator[Chunk]:
     at = _skip(text, 0)
     while at < len(text):
         if text.startswith("[", at):
-            end = _value_end(text, at)
+            closed: list[int] = []
             broken = False
-            for chunk in _split_array(text, data, 0, pos, at, _item_label):
+            for chunk in _split_array(text, data, 0, pos, at, _item_label, closed):
                 broken = chunk.error is not None
                 yield chunk
-            if end < 0:
-                if not broken:
+            if not closed:
+                if not broken:  # never expected: an array that neither closes nor fails
                     yield _item_chunk(data, 0, pos, (at, -1), "", None, "not JSON: the array does not close")
                 return
+            end = closed[0]
         else:
             try:
                 value, end = _DECODER.raw_decode(text, at)
@@ -248,13 +259,6 @@ def _document(data: bytes, offset: int) -> Iterator[Chunk]:
             if end < 0:
                 return
         at = _skip(text, end)
-
-
-def _value_end(text: str, at: int) -> int:
-    try:
-        return _DECODER.raw_decode(text, at)[1]
-    except (ValueError, RecursionError):
-        return -1
 
 
 def member_chunks(path: str, chunk: Chunk) -> Iterator[tuple[str, Chunk]]:
@@ -332,112 +336,3 @@ def _first_of_document(text: str) -> Any:
         return _DECODER.raw_decode(text, at)[0]
     except (ValueError, RecursionError):
         return None
-
-
-def parse_time(value: Any) -> float | None:
-    """Epoch seconds from an epoch number (seconds or milliseconds) or an ISO 8601 string."""
-    if isinstance(value, bool) or value is None:
-        return None
-    if isinstance(value, str):
-        text = value.strip()
-        try:
-            value = float(text)
-        except ValueError:
-            return _iso(text)
-    if not isinstance(value, (int, float)):
-        return None
-    try:
-        seconds = float(value)
-    except OverflowError:
-        return None
-    if not math.isfinite(seconds):
-        return None
-    return seconds / 1000.0 if abs(seconds) > 1e11 else seconds
-
-
-def _iso(text: str) -> float | None:
-    if text.endswith(("Z", "z")):
-        text = text[:-1] + "+00:00"
-    try:
-        moment = datetime.fromisoformat(text)
-        if moment.tzinfo is None:
-            moment = moment.replace(tzinfo=timezone.utc)
-        return moment.timestamp()
-    except (ValueError, OverflowError, OSError):
-        return None
-
-
-def preview(value: Any, limit: int = 200) -> str:
-    """A short JSON-like rendering of ``value`` that never walks more than it shows."""
-    out: list[str] = []
-    budget = [limit]
-
-    def emit(piece: str) -> None:
-        out.append(piece)
-        budget[0] -= len(piece)
-
-    def walk(item: Any, depth: int) -> None:
-        if budget[0] <= 0:
-            return
-        if isinstance(item, dict):
-            _walk_pairs(item, depth, emit, walk, budget)
-        elif isinstance(item, list):
-            _walk_items(item, depth, emit, walk, budget)
-        elif isinstance(item, str):
-            emit(json.dumps(item[: max(budget[0], 0) + 1], ensure_ascii=False))
-        else:
-            emit(_scalar(item))
-
-    walk(value, 0)
-    return "".join(out)
-
-
-def _walk_pairs(item: dict, depth: int, emit, walk, budget: list[int]) -> None:
-    if depth >= 4:
-        emit("{…}" if item else "{}")
-        return
-    emit("{")
-    for index, (key, child) in enumerate(item.items()):
-        if budget[0] <= 0:
-            break
-        emit(", " if index else "")
-        emit(f"{key}: ")
-        walk(child, depth + 1)
-    emit("}")
-
-
-def _walk_items(item: list, depth: int, emit, walk, budget: list[int]) -> None:
-    if depth >= 4:
-        emit("[…]" if item else "[]")
-        return
-    emit("[")
-    for index, child in enumerate(item):
-        if budget[0] <= 0:
-            break
-        emit(", " if index else "")
-        walk(child, depth + 1)
-    emit("]")
-
-
-def _scalar(item: Any) -> str:
-    if item is None or isinstance(item, (bool, int, float)):
-        try:
-            return json.dumps(item)
-        except ValueError:  # an int past the digit limit
-            return "<huge number>"
-    return str(item)
-
-
-def arguments_summary(args: Any, limit: int = 200) -> str:
-    """``key=value`` pairs for an argument object, a preview for anything else (not yet cleaned)."""
-    if not isinstance(args, dict):
-        return preview(args, limit)
-    parts: list[str] = []
-    used = 0
-    for key, value in args.items():
-        if used >= limit:
-            break
-        shown = value[:limit] if isinstance(value, str) else preview(value, limit - used)
-        parts.append(f"{key}={shown}")
-        used += len(parts[-1]) + 1
-    return " ".join(parts)

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
-from inspector.protocols import _jsonfile
+from inspector.protocols import _jsonfile, _values
 from inspector.textsafe import one_line
 
 NAME = "lmkit"
@@ -187,7 +187,7 @@ def _group(fields: dict[str, Any]) -> str:
 def _ts(fields: dict[str, Any]) -> float | None:
     for key in ("timestamp", "ts", "time"):
         if key in fields:
-            return _jsonfile.parse_time(fields[key])
+            return _values.parse_time(fields[key])
     return None
 
 
@@ -226,7 +226,7 @@ def _call(fields: dict[str, Any], raw: RawRef, group: str, ts: float | None) -> 
         ts=ts,
         raw=raw,
         violation=violation,
-        summary=one_line(_jsonfile.arguments_summary(args)),
+        summary=one_line(_values.arguments_summary(args)),
     )
 
 
@@ -282,7 +282,7 @@ def _failure(outcome: Outcome | None, data: Any, extra: dict[str, Any]) -> tuple
     if isinstance(data, str):
         return None, data or None
     if not isinstance(data, dict):
-        return None, None if data is None else one_line(_jsonfile.preview(data, 300), 300)
+        return None, None if data is None else one_line(_values.preview(data, 300), 300)
     if outcome is Outcome.CANCELED:
         return None, _canceled(_payload(data, "canceled", "cancelled"), extra)
     if outcome is Outcome.TIMEOUT:
@@ -313,14 +313,14 @@ def _error(data: dict, extra: dict[str, Any]) -> tuple[str | None, str | None]:
     if isinstance(error, str):
         return None, error or None
     if not isinstance(error, dict):
-        return None, one_line(_jsonfile.preview(data, 300), 300) if data else None
+        return None, one_line(_values.preview(data, 300), 300) if data else None
     fields = _fields(error)
     if _text(fields.get("type")):
         extra["error_type"] = _text(fields.get("type"))
     if fields.get("data") is not None:
         extra["error_data"] = fields["data"]
     message = _text(fields.get("message"))
-    return _text(fields.get("code")), message or one_line(_jsonfile.preview(error, 300), 300)
+    return _text(fields.get("code")), message or one_line(_values.preview(error, 300), 300)
 
 
 def _canceled(payload: Any, extra: dict[str, Any]) -> str:

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from inspector.model.details import DisplayDetail, Segment, TextDetail
 from inspector.model.diff import parse_unified_diff
 from inspector.model.events import Event, Malformed, Message, Outcome, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile
+from inspector.protocols import _jsonfile, _values
 from inspector.textsafe import one_line
 
 NAME = "rap"
@@ -118,9 +118,10 @@ def _decode(value: Any, raw: RawRef) -> list[Event]:
         return [Skipped("display_segment", raw.where)]
     if kind == "toolset":
         return [Skipped("toolset_definition", raw.where)]
+    decoder: Callable[[dict, RawRef, float | None], Request | Result | Message]
     decoder = _DECODERS.get(kind, _unknown)
     event = decoder(body, raw, ts)
-    if wrapper.get("http") is not None and hasattr(event, "extra"):
+    if wrapper.get("http") is not None:
         event.extra.setdefault("http", wrapper["http"])
     return [event]
 
@@ -164,7 +165,7 @@ def _flag(msg: dict, key: str) -> bool:
 def _timestamp(obj: dict) -> float | None:
     for key in ("ts", "time", "timestamp"):
         if key in obj:
-            return _jsonfile.parse_time(obj[key])
+            return _values.parse_time(obj[key])
     return None
 
 
@@ -199,7 +200,7 @@ def _invocation(msg: dict, raw: RawRef, ts: float | None) -> Request:
         ts=ts,
         raw=raw,
         violation=f"invocation without {', '.join(missing)}" if missing else None,
-        summary=one_line(_jsonfile.arguments_summary(args or {})),
+        summary=one_line(_values.arguments_summary(args or {})),
         extra=_present(msg, ("call_id", "callback_url", "user_id", "thread_ancestors")),
     )
 
@@ -396,7 +397,7 @@ def _unknown(msg: dict, raw: RawRef, ts: float | None) -> Message:
     """A message type this version of RAP does not define: shown, never dropped."""
     kind = msg["type"]
     parent = msg.get("id") if isinstance(msg.get("id"), str) else None
-    text = one_line(_jsonfile.preview(msg, 300), 300)
+    text = one_line(_values.preview(msg, 300), 300)
     return Message("rap_unknown", text, _group(msg), ts, raw=raw, parent_id=parent, extra={"type": kind})
 
 
