@@ -75,7 +75,7 @@ class ThemeSpec:
 # -- finding theme files -------------------------------------------------------------------------
 def builtin_path(name: str) -> str:
     """The packaged file of a built-in theme."""
-    return str(resources.files("inspector").joinpath("themes_data", f"{name}.toml"))
+    return str(resources.files("inspector").joinpath("themes_data").joinpath(f"{name}.toml"))
 
 
 def user_themes_dir() -> str:
@@ -248,4 +248,5 @@ def to_textual_theme(spec: ThemeSpec) -> Theme:
             Color.parse(value)
         except ColorParseError:
             raise ThemeError(spec.path or spec.name, f"{label} = {value!r} is not a colour Textual knows") from None
-    return Theme(name=spec.name, dark=spec.dark, variables=dict(spec.variables), **spec.colors)
+    colors: dict[str, Any] = dict(spec.colors)
+    return Theme(name=spec.name, dark=spec.dark, variables=dict(spec.variables), **colors)

@@ -68,7 +68,7 @@ class ReplayClock:
     Implements the model's Clock protocol (``now()``), so a CallStore can run on it.
     """
 
-    def __init__(self, start: float, wall: WallClock = time.monotonic, *, speed: float = 1.0,
+    def __init__(self, start: float, wall: WallClock = time.monotonic, *, speed: float | str = 1.0,
                  limit: float | None = None) -> None:
         self._wall = wall
         self._anchor = start

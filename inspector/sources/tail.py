@@ -23,6 +23,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from types import ModuleType
+from typing import BinaryIO
 
 from inspector.model.events import Event, Malformed, RawRef
 
@@ -61,7 +62,7 @@ class FileTail:
         self.offset = offset
         self.line_no = line_no
         self._partial = b""
-        self._fh = None
+        self._fh: BinaryIO | None = None
         self._ino: int | None = None
 
     @classmethod
@@ -85,10 +86,11 @@ class FileTail:
 
     def _open(self) -> bool:
         try:
-            self._fh = open(self.path, "rb")
+            fh = open(self.path, "rb")
         except FileNotFoundError:
             return False
-        self._ino = os.fstat(self._fh.fileno()).st_ino
+        self._fh = fh
+        self._ino = os.fstat(fh.fileno()).st_ino
         return True
 
     def _replaced(self) -> bool:
