@@ -218,6 +218,8 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         return [Malformed(where=where, reason=f"not JSON: {str(exc)[:120]}", source=raw.source, raw=raw)]
     if not isinstance(record, dict):
         return [Malformed(where=where, reason="recorded line is not an object", source=raw.source, raw=raw)]
+    if record.get("format") == FORMAT_ID:
+        return []  # the header, met again when a followed recording is read from the top
     ts = record.get("t")
     ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None
     direction = record.get("dir")
