@@ -218,6 +218,21 @@ def _lines(lines: Iterable[bytes]) -> Iterator[Chunk]:
         yield from _line_chunks(raw, start, number)
 
 
+_LINE_WHERE = re.compile(r"line (\d+)")
+
+
+def line_chunks(line: bytes, offset: int, where: str) -> Iterator[Chunk]:
+    """The chunks of one JSON Lines line found at ``offset`` (for following a growing file).
+
+    ``where`` names the line ("line 12"); a UTF-8 byte-order mark at the start is skipped.
+    """
+    match = _LINE_WHERE.match(where)
+    number = int(match.group(1)) if match else 1
+    if line.startswith(_BOM):
+        line, offset = line[len(_BOM) :], offset + len(_BOM)
+    return _line_chunks(line, offset, number)
+
+
 def _line_chunks(raw: bytes, offset: int, number: int) -> Iterator[Chunk]:
     body = raw.rstrip(b"\r\n")
     if not body.strip():
@@ -261,15 +276,12 @@ def _document(data: bytes, offset: int) -> Iterator[Chunk]:
         at = _skip(text, end)
 
 
-def member_chunks(path: str, chunk: Chunk) -> Iterator[tuple[str, Chunk]]:
-    """The object members of ``chunk`` that hold objects or arrays, with their own spans.
+def member_chunks(data: bytes, chunk: Chunk) -> Iterator[tuple[str, Chunk]]:
+    """The object members of ``chunk`` (whose bytes are ``data``) that hold objects or arrays.
 
     Yields ``(key, item)`` for a member whose value is an object, and for every item of a member
-    whose value is an array.
+    whose value is an array, each with its own span.
     """
-    with open(path, "rb") as fh:
-        fh.seek(chunk.offset)
-        data = fh.read(chunk.length)
     text = data.decode("utf-8", _ESCAPED)
     pos = _Positions(text, chunk.offset, chunk.line)
     at = _skip(text, 0)

@@ -58,15 +58,28 @@ def sniff(path: str, head: bytes) -> int:
 def read(path: str) -> Iterator[Event]:
     """Every tool call and result of an LM-Kit JSON or JSON Lines file; bad records become Malformed."""
     for chunk in _jsonfile.read_chunks(path):
-        raw = _raw(path, chunk)
-        if chunk.error is not None:
-            yield Malformed(chunk.where, chunk.error, source=path, raw=raw)
-            continue
-        fields = _fields(chunk.value) if isinstance(chunk.value, dict) else None
-        if fields is not None and _kind(fields) is None and _members(chunk.value):
-            yield from _container(path, chunk, fields)
-        else:
-            yield from decode(chunk.value, raw)
+        yield from _chunk_events(path, chunk, None)
+
+
+def decode_line(line: bytes, raw: RawRef) -> list[Event]:
+    """The events of one appended JSON Lines line (for following a growing file)."""
+    events: list[Event] = []
+    for chunk in _jsonfile.line_chunks(line, raw.offset, raw.where):
+        events.extend(_chunk_events(raw.source, chunk, line))
+    return events
+
+
+def _chunk_events(path: str, chunk: _jsonfile.Chunk, line: bytes | None) -> Iterator[Event]:
+    raw = _raw(path, chunk)
+    if chunk.error is not None:
+        yield Malformed(chunk.where, chunk.error, source=path, raw=raw)
+        return
+    fields = _fields(chunk.value) if isinstance(chunk.value, dict) else None
+    if fields is not None and _kind(fields) is None and _members(chunk.value):
+        data = raw.read() if line is None else _line_body(line)
+        yield from _container(path, chunk, fields, data)
+    else:
+        yield from decode(chunk.value, raw)
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -122,11 +135,18 @@ def _holds_records(member: Any) -> bool:
     return isinstance(member, list) and any(isinstance(item, dict) for item in member)
 
 
-def _container(path: str, chunk: _jsonfile.Chunk, fields: dict[str, Any]) -> Iterator[Event]:
+def _line_body(line: bytes) -> bytes:
+    """The bytes of a line's single record: no byte-order mark, no line end."""
+    if line.startswith(b"\xef\xbb\xbf"):
+        line = line[3:]
+    return line.rstrip(b"\r\n")
+
+
+def _container(path: str, chunk: _jsonfile.Chunk, fields: dict[str, Any], data: bytes) -> Iterator[Event]:
     """A document holding lists of records, e.g. ``{"toolCalls": [...], "results": [...]}``."""
     inherited = {"group": _group(fields), "ts": _ts(fields)}
     found = False
-    for key, item in _jsonfile.member_chunks(path, chunk):
+    for key, item in _jsonfile.member_chunks(data, chunk):
         if not _holds_records(chunk.value.get(key)):
             continue
         found = True

@@ -45,11 +45,22 @@ def sniff(path: str, head: bytes) -> int:
 def read(path: str) -> Iterator[Event]:
     """Every message of a RAP JSON or JSON Lines file; bad records become Malformed."""
     for chunk in _jsonfile.read_chunks(path):
-        raw = RawRef(path, chunk.where, chunk.offset, chunk.length, protocol=NAME)
-        if chunk.error is not None:
-            yield Malformed(chunk.where, chunk.error, source=path, raw=raw)
-        else:
-            yield from decode(chunk.value, raw)
+        yield from _chunk_events(path, chunk)
+
+
+def decode_line(line: bytes, raw: RawRef) -> list[Event]:
+    """The events of one appended JSON Lines line (for following a growing file)."""
+    events: list[Event] = []
+    for chunk in _jsonfile.line_chunks(line, raw.offset, raw.where):
+        events.extend(_chunk_events(raw.source, chunk))
+    return events
+
+
+def _chunk_events(path: str, chunk: _jsonfile.Chunk) -> list[Event]:
+    raw = RawRef(path, chunk.where, chunk.offset, chunk.length, protocol=NAME)
+    if chunk.error is not None:
+        return [Malformed(chunk.where, chunk.error, source=path, raw=raw)]
+    return decode(chunk.value, raw)
 
 
 def redecode(raw: RawRef) -> list[Event]:

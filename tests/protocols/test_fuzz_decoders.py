@@ -16,7 +16,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from inspector import protocols
-from inspector.model import Malformed, Message, Outcome, Request, Result, Skipped
+from inspector.model import Malformed, Message, Outcome, RawRef, Request, Result, Skipped
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -285,6 +285,31 @@ def test_lone_surrogates_in_keys_and_values(name, scratch, data):
     else:
         mutated = {surrogate: 1, **record} if isinstance(record, dict) else record
     read_file(module, write(scratch, prefix, dumps(mutated) + b"\n"))
+
+
+@FORMATS
+@FUZZ
+@given(data=st.data())
+def test_per_line_decoder(name, scratch, data):
+    """Formats that can follow a growing file decode any appended line without raising."""
+    module = module_or_skip(name)
+    from inspector.sources import tail
+
+    decode_line = tail.line_decoder(module)
+    if decode_line is None:
+        pytest.skip(f"{name} has no per-line decoder")
+    _prefix, records = examples(name)
+    line = data.draw(st.one_of(
+        st.binary(max_size=500),
+        st.sampled_from(records or [{}]).map(dumps),
+        st.sampled_from(records or [{}]).flatmap(
+            lambda r: st.sampled_from(key_paths(r) or [()]).flatmap(
+                lambda path: st.sampled_from(WRONG_VALUES).map(lambda v: dumps(replaced(r, path, v))))),
+    ))
+    path = write(scratch, [], line + b"\n")
+    raw = RawRef(str(path), "line 1", 0, len(line) + 1, protocol=module.NAME)
+    events = decode_line(line + b"\n", raw)
+    check(list(events), module)
 
 
 def test_a_json_array_document_of_broken_records(scratch):

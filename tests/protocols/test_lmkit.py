@@ -199,3 +199,16 @@ def test_deep_nesting_in_arguments_is_a_note_not_a_crash(tmp_path):
     deep = "[" * 5000 + "]" * 5000
     req = one(tmp_path, call(args=deep))
     assert req.params == deep and "nested too deeply" in req.violation
+
+
+def test_decode_line_follows_a_growing_file(tmp_path):
+    from inspector.sources import tail
+
+    lines = [(json.dumps(r) + "\n").encode() for r in (
+        call(), {"conversationId": "c", "results": [res(), res("call_9")]}, "not json")]
+    path = tmp_path / "grow.jsonl"
+    path.write_bytes(b"".join(lines))
+    events = tail.decode_lines(lmkit, lines, 1, str(path), 0)
+    assert [type(e) for e in events] == [Request, Result, Result, Malformed]
+    assert events[2].raw.where == "line 2 results[1]" and events[2].group == "c"
+    assert json.loads(events[2].raw.read()) == res("call_9")

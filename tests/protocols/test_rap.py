@@ -317,3 +317,18 @@ def test_session_text_stays_data(tmp_path):
     (req,) = rap.read(write_lines(tmp_path, [nasty]))
     assert "\x1b" not in req.summary and "\u202e" not in req.summary
     assert req.params["cmd"].startswith("\x1b")  # the data itself is untouched
+
+
+def test_decode_line_follows_a_growing_file(tmp_path):
+    from inspector.sources import tail
+
+    first = (json.dumps(INVOKE) + "\n").encode()
+    second = (json.dumps([result("one"), result("two")]) + "\n").encode()
+    path = tmp_path / "grow.jsonl"
+    path.write_bytes(first + second)
+    assert tail.supports_follow(rap)
+    events = tail.decode_lines(rap, [first, second, b"oops\n"], 1, str(path), 0)
+    assert [type(e) for e in events] == [Request, Result, Result, Malformed]
+    assert [e.raw.where for e in events[:3]] == ["line 1", "line 2 item 1", "line 2 item 2"]
+    assert events[2].raw.offset > len(first) and json.loads(events[2].raw.read()) == result("two")
+    assert events[3].where == "line 3"
