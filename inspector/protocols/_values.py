@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from datetime import datetime, timezone
 from typing import Any
 
@@ -29,9 +30,14 @@ def parse_time(value: Any) -> float | None:
     return seconds / 1000.0 if abs(seconds) > 1e11 else seconds
 
 
+_FRACTION = re.compile(r"(T\d\d:\d\d:\d\d)\.(\d+)")
+
+
 def _iso(text: str) -> float | None:
     if text.endswith(("Z", "z")):
         text = text[:-1] + "+00:00"
+    # Python 3.10 only reads fractions of 3 or 6 digits: pad or cut to microseconds.
+    text = _FRACTION.sub(lambda m: f"{m.group(1)}.{(m.group(2) + '000000')[:6]}", text, count=1)
     try:
         moment = datetime.fromisoformat(text)
         if moment.tzinfo is None:
