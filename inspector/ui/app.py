@@ -1,0 +1,182 @@
+"""The inspector's Textual app: themes, keys, the one clock, and the entries ``run_open`` and ``run_live``."""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+from textual.app import App
+from textual.reactive import reactive
+from textual.screen import Screen
+from textual.worker import Worker
+
+from inspector.config import Config
+from inspector.model import CallStore, Clock, SystemClock
+from inspector.textsafe import one_line
+from inspector.themes import (
+    ThemeError,
+    available_themes,
+    load_theme,
+    load_theme_or_default,
+    to_textual_theme,
+    variable_defaults,
+)
+from inspector.ui import keys
+from inspector.ui.commands import InspectorCommands
+from inspector.ui.loading import open_paths
+from inspector.ui.options import UiOptions
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.screens.main import MainScreen, Session
+
+
+@functools.lru_cache(maxsize=2)
+def _variable_defaults(dark: bool) -> dict[str, str]:
+    return variable_defaults(dark)
+
+
+class InspectorApp(App[int]):
+    """Shows sessions from files, a replay, or a live source; with no session, the session browser."""
+
+    TITLE = "inspector"
+    CSS_PATH = ["app.tcss", "main.tcss", "browser.tcss"]  # one sheet per screen (default screens skip their own CSS_PATH)
+    BINDINGS = keys.APP_BINDINGS
+    COMMANDS = App.COMMANDS | {InspectorCommands}
+
+    now: reactive[float] = reactive(0.0, init=False, always_update=True)
+    """The time every countdown is drawn at: fed by one timer from ``clock`` (or a replay's clock)."""
+
+    def __init__(self, options: UiOptions | None = None, *, clock: Clock | None = None,
+                 config: Config | None = None, warnings: list[str] | None = None,
+                 session: Session | None = None) -> None:
+        self.options = options or UiOptions()
+        self.config = config or Config()
+        self.clock: Clock = clock or SystemClock()
+        self.export_dir = self.options.export_dir
+        self.keymap_overrides: dict[str, str] = {}
+        self.theme_names: list[str] = []
+        self._startup_warnings = list(warnings or [])
+        self._session = session
+        super().__init__()
+        self.set_reactive(InspectorApp.now, self.clock.now())
+        self._setup_themes()
+        self._setup_keys()
+
+    # -- themes ----------------------------------------------------------------------------------
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        return _variable_defaults(True)
+
+    def _setup_themes(self) -> None:
+        dirs = self.options.theme_dirs
+        for name in available_themes(dirs):
+            try:
+                theme = to_textual_theme(load_theme(name, dirs))
+            except ThemeError as exc:
+                self._startup_warnings.append(str(exc))
+                continue
+            self.register_theme(theme)
+            self.theme_names.append(theme.name)
+        wanted = self.options.theme or self.config.theme
+        spec, problems = load_theme_or_default(wanted, dirs)
+        self._startup_warnings += problems
+        try:
+            theme = to_textual_theme(spec)
+        except ThemeError as exc:
+            self._startup_warnings.append(f"{exc}; using the default theme")
+            theme = to_textual_theme(load_theme("dark"))
+        self.register_theme(theme)
+        if theme.name not in self.theme_names:
+            self.theme_names.append(theme.name)
+        self.theme = theme.name
+
+    def switch_theme(self, name: str) -> None:
+        self.theme = name
+        self.notify(f"Theme {name}.", timeout=2)
+
+    def action_cycle_theme(self) -> None:
+        names = self.theme_names
+        if names:
+            index = names.index(self.theme) if self.theme in names else -1
+            self.switch_theme(names[(index + 1) % len(names)])
+
+    # -- keys ------------------------------------------------------------------------------------
+    def _setup_keys(self) -> None:
+        usable, problems = keys.check_keymap(dict(self.config.keys))
+        self._startup_warnings += [f"config [keys]: {problem}; ignored" for problem in problems]
+        self.keymap_overrides = usable
+        if usable:
+            self.set_keymap(usable)
+
+    def action_help(self) -> None:
+        if not isinstance(self.screen, HelpScreen):
+            self.push_screen(HelpScreen())
+
+    # -- start -----------------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen:
+        if self._session is not None:
+            return MainScreen(self._session, hide_messages=self.hide_messages)
+        if self.options.paths:
+            return MainScreen(self.file_session(self.options.paths), hide_messages=self.hide_messages)
+        from inspector.ui.screens.browser import BrowserScreen
+
+        return BrowserScreen(self.options.claude_dir)
+
+    @property
+    def hide_messages(self) -> bool:
+        return self.options.hide_messages or self.config.hide_messages
+
+    def file_session(self, paths: list[str]) -> Session:
+        """A session reading ``paths`` (raises UnusableInput when one cannot be opened)."""
+        options = self.options
+        return Session(opened=open_paths(paths, options.format), follow=options.follow or self.config.follow,
+                       replay=options.replay, speed=options.speed)
+
+    def open_paths(self, paths: list[str]) -> None:
+        """Open session files on a new main screen (from the session browser)."""
+        from inspector.session import UnusableInput
+
+        try:
+            session = self.file_session(paths)
+        except UnusableInput as exc:
+            self.notify(one_line(str(exc), 300), severity="error", timeout=6)
+            return
+        self.push_screen(MainScreen(session, hide_messages=self.hide_messages))
+
+    def on_mount(self) -> None:
+        for warning in self._startup_warnings:
+            self.notify(one_line(warning, 400), title="Settings", severity="warning", timeout=8)
+        self.set_interval(self.options.tick, self.tick, name="clock")
+
+    # -- the clock -------------------------------------------------------------------------------
+    def tick(self) -> None:
+        """Read the clock into ``now`` (the timer calls this; tests call it after moving a FakeClock)."""
+        clock: Any = self.clock
+        for screen in reversed(self.screen_stack):
+            if isinstance(screen, MainScreen):
+                clock = screen.clock
+                break
+        self.now = clock.now()
+
+    # -- failures --------------------------------------------------------------------------------
+    def worker_failed(self, worker: Worker) -> None:
+        """The one place a failed worker becomes a message to the person."""
+        error = worker.error
+        what = worker.description or worker.name or "a background task"
+        self.notify(f"{one_line(what, 80)} failed: {one_line(str(error) or type(error).__name__, 300)}",
+                    title="Error", severity="error", timeout=10)
+
+
+def run_open(options: UiOptions, config: Config | None = None, warnings: list[str] | None = None) -> int:
+    """Run the app on files (or the session browser when ``options.paths`` is empty)."""
+    app = InspectorApp(options, config=config, warnings=warnings)
+    app.run()
+    return app.return_code or 0
+
+
+def run_live(source: Any, store: CallStore, options: UiOptions | None = None,
+             config: Config | None = None, warnings: list[str] | None = None) -> int:
+    """Run the app on a live source feeding ``store`` (``inspector live``)."""
+    label = getattr(source, "label", "") or getattr(source, "name", "") or "live"
+    session = Session(source=source, store=store, label=str(label))
+    app = InspectorApp(options, config=config, warnings=warnings, session=session)
+    app.run()
+    return app.return_code or 0

@@ -1,0 +1,53 @@
+"""The command palette (ctrl+p): every action of the inspector by name, and every theme."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from functools import partial
+
+from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+from inspector.ui import keys
+from inspector.ui.screens.help import key_label
+
+Command = tuple[str, Callable[[], object], str]
+
+
+class InspectorCommands(Provider):
+    """Actions of the screen the palette was opened on, app actions, and one command per theme."""
+
+    def _commands(self) -> Iterator[Command]:
+        from inspector.ui.screens.main import MainScreen
+        from inspector.ui.widgets.call_list import CallList
+
+        screen = self.screen
+        overrides = getattr(self.app, "keymap_overrides", {})
+        on_main = isinstance(screen, MainScreen)
+        for key in keys.KEYS:
+            if key.scope == "app":
+                target = self.app
+                action = key.action.removeprefix("app.")
+            elif not on_main:
+                continue
+            elif key.scope == "list":
+                target = screen.query_one(CallList)
+                action = key.action
+            else:
+                target = screen
+                action = key.action
+            keys_text = key_label(overrides.get(key.id, key.keys))
+            help_text = f"{key.tooltip or key.description} · keys: {keys_text}"
+            yield key.description, partial(target.run_action, action), help_text
+        for name in getattr(self.app, "theme_names", []):
+            yield f"Theme: {name}", partial(self.app.switch_theme, name), "Switch to this theme"
+
+    async def discover(self) -> Hits:
+        for name, callback, help_text in self._commands():
+            yield DiscoveryHit(name, callback, help=help_text)
+
+    async def search(self, query: str) -> Hits:
+        matcher = self.matcher(query)
+        for name, callback, help_text in self._commands():
+            score = matcher.match(name)
+            if score > 0:
+                yield Hit(score, matcher.highlight(name), callback, help=help_text)

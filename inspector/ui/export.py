@@ -1,0 +1,130 @@
+"""Text for copy, export and the pager: a call's id, parameters, result, or calls as JSON or Markdown."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import time
+from typing import Any
+
+from inspector.cli.render_text import call_json
+from inspector.model import Call, Malformed, Message, OrphanResult
+from inspector.model.call import Item
+from inspector.session import hydrate
+from inspector.textsafe import clean, one_line
+
+COPY_CHOICES = (("id", "Call id"), ("params", "Parameters (JSON)"), ("result", "Result (JSON)"),
+                ("call", "The whole call (JSON)"))
+EXPORT_CHOICES = (("call-json", "Selected call as JSON"), ("call-md", "Selected call as Markdown"),
+                  ("view-json", "Filtered view as JSON"), ("view-md", "Filtered view as Markdown"))
+
+
+def _dumps(value: Any) -> str:
+    try:
+        return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+    except (TypeError, ValueError, RecursionError):
+        return repr(value)
+
+
+def item_json(item: Item, now: float | None) -> dict[str, Any]:
+    """A JSON-ready dict for any list item (calls hydrated, with their nested calls)."""
+    if isinstance(item, Call):
+        request, results = hydrate(item)
+        data = call_json(item, now if now is not None else 0.0, request, results)
+        if item.children:
+            data["nested"] = [item_json(child, now) for child in item.children]
+        return data
+    if isinstance(item, OrphanResult):
+        result = item.result
+        return {"orphan_result": result.call_id, "tool": result.tool, "outcome": result.outcome.value,
+                "ts": result.ts, "error_code": result.error_code, "error_message": result.error_message,
+                "data": result.data, "where": result.raw.where if result.raw else None}
+    if isinstance(item, Message):
+        return {"message": item.kind, "text": item.text, "ts": item.ts, "group": item.group}
+    if isinstance(item, Malformed):
+        return {"malformed": item.where, "reason": item.reason, "source": item.source}
+    return {}
+
+
+def copy_text(item: Item, choice: str, now: float | None) -> str | None:
+    """The text ``choice`` (id, params, result, call) copies for ``item``; None when it has none."""
+    if choice == "call":
+        return _dumps(item_json(item, now))
+    if isinstance(item, OrphanResult):
+        return {"id": item.call_id, "result": _dumps(item.result.data), "params": None}.get(choice)
+    if not isinstance(item, Call):
+        return None
+    if choice == "id":
+        return item.call_id
+    request, results = hydrate(item)
+    if choice == "params":
+        return _dumps(request.params)
+    if choice == "result":
+        if not results:
+            return None
+        first = results[0]
+        if first.data is None and (first.error_code or first.error_message):
+            return _dumps({"error_code": first.error_code, "error_message": first.error_message})
+        return _dumps(first.data)
+    return None
+
+
+def _fence(text: str) -> str:
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+def _block(text: str, lang: str = "json") -> list[str]:
+    fence = _fence(text)
+    return [f"{fence}{lang}", text, fence, ""]
+
+
+def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
+    """Markdown lines for an item (session text cleaned of control characters)."""
+    hashes = "#" * min(level, 6)
+    if isinstance(item, Call):
+        data = item_json(item, now)
+        lines = [f"{hashes} {one_line(item.tool, 120)} `{one_line(item.call_id, 120)}`", "",
+                 f"- state: {data['state']}", f"- executor: {data['executor'] or '-'}"]
+        if data["latency_ms"] is not None:
+            lines.append(f"- latency: {data['latency_ms']:.0f} ms")
+        if item.request.violation:
+            lines.append(f"- protocol violation: {one_line(item.request.violation, 300)}")
+        lines += ["", "Parameters:", "", *_block(clean(_dumps(data["params"])))]
+        for index, result in enumerate(data["results"]):
+            title = "Result" if index == 0 else f"Duplicate result {index}"
+            lines += [f"{title} ({result['outcome']}):", "", *_block(clean(_dumps(result)))]
+        for child in item.children:
+            lines += item_markdown(child, now, level + 1)
+        return lines
+    data = item_json(item, now)
+    title = next(iter(data), "item")
+    return [f"{hashes} {title}", "", *_block(clean(_dumps(data)))]
+
+
+def export_items(items: list[Item], fmt: str, now: float | None, title: str) -> str:
+    """The text of an export file: ``json`` (a list) or ``md``."""
+    if fmt == "json":
+        return _dumps([item_json(item, now) for item in items]) + "\n"
+    lines = [f"# {one_line(title, 200)}", "", f"{len(items)} item(s), exported by inspector.", ""]
+    for item in items:
+        lines += item_markdown(item, now)
+    return "\n".join(lines)
+
+
+def export_path(folder: str, what: str, fmt: str, clock: float | None = None) -> str:
+    """A fresh file name in ``folder``: ``inspector-<what>-YYYYmmdd-HHMMSS.<fmt>`` (numbered if taken)."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(clock if clock is not None else time.time()))
+    base = os.path.join(folder, f"inspector-{what}-{stamp}")
+    path = f"{base}.{fmt}"
+    counter = 2
+    while os.path.exists(path):
+        path = f"{base}-{counter}.{fmt}"
+        counter += 1
+    return path
+
+
+def pager_text(item: Item, now: float | None) -> str:
+    """What the pager shows: the whole item as indented JSON, cleaned for the terminal."""
+    return clean(_dumps(item_json(item, now))) + "\n"

@@ -1,0 +1,127 @@
+"""What changed in a call store since the UI last looked: collected from any thread, drained on the UI's."""
+
+from __future__ import annotations
+
+from collections import Counter, deque
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from inspector.model import Call, CallStore, Message, State
+from inspector.model.call import Item
+
+
+@dataclass
+class ChangeSet:
+    """One drain: ``new_top`` items appended at the top level, whether nesting changed, calls updated."""
+
+    new_top: list[Item] = field(default_factory=list)
+    nested: bool = False
+    updated: list[Item] = field(default_factory=list)
+    reset: bool = False
+
+    @property
+    def empty(self) -> bool:
+        return not (self.new_top or self.nested or self.updated or self.reset)
+
+
+class StoreFeed:
+    """Subscribes to a store and tells the UI, once per burst, that something changed.
+
+    The store's listener may run on a loader thread: it only appends to a deque and calls ``notify``
+    when no notification is pending (``notify`` posts a coalescing message). The UI calls ``drain()``.
+    """
+
+    def __init__(self, store: CallStore, notify: Callable[[], None]) -> None:
+        self._notify = notify
+        self._changes: deque[Item] = deque()
+        self._pending = False
+        self._reset = False
+        self.store = store
+        self._seen_top = 0
+        self._max_seq = 0
+        store.subscribe(self._on_change)
+
+    def replace_store(self, store: CallStore) -> None:
+        """Follow a new store (a replay seek rebuilt it); the next drain says ``reset``."""
+        self.store = store
+        self._changes.clear()
+        self._seen_top = 0
+        self._max_seq = 0
+        self._reset = True
+        store.subscribe(self._on_change)
+        self._poke()
+
+    def _on_change(self, item: Item) -> None:
+        self._changes.append(item)
+        self._poke()
+
+    def _poke(self) -> None:
+        if not self._pending:
+            self._pending = True
+            self._notify()
+
+    def drain(self) -> ChangeSet:
+        """Everything that changed since the last drain."""
+        self._pending = False
+        changes = ChangeSet(reset=self._reset)
+        self._reset = False
+        pending = self._changes
+        count = len(pending)
+        touched = [pending.popleft() for _ in range(count)]
+        items = self.store.items
+        end = len(items)
+        changes.new_top = items[self._seen_top:end]
+        self._seen_top = end
+        top_ids = {id(item) for item in changes.new_top}
+        max_seq = self._max_seq
+        for item in touched:
+            if id(item) in top_ids:
+                continue
+            if isinstance(item, Call):
+                if item.parent is not None and item.seq > max_seq:
+                    changes.nested = True
+                changes.updated.append(item)
+            elif isinstance(item, Message):
+                changes.nested = True  # a message that is not top level was placed under a call
+        for item in touched:
+            if isinstance(item, Call) and item.seq > self._max_seq:
+                self._max_seq = item.seq
+        return changes
+
+
+class Tally:
+    """Calls per state, kept up to date from change sets; the pending/overdue split is made at ``now``."""
+
+    def __init__(self) -> None:
+        self.done: Counter[State] = Counter()
+        self.open: dict[int, Call] = {}
+        self._counted: set[int] = set()
+
+    def _count(self, call: Call) -> None:
+        key = id(call)
+        if key in self._counted:
+            return
+        if call.results:
+            self._counted.add(key)
+            self.open.pop(key, None)
+            self.done[call.state(None)] += 1
+        else:
+            self.open[key] = call
+
+    def add(self, items: list[Item]) -> None:
+        """Count new items (with every call nested under them) or calls that changed."""
+        for item in items:
+            if isinstance(item, Call):
+                for call in item.walk():
+                    self._count(call)
+
+    def counts(self, now: float | None) -> dict[State, int]:
+        """Calls per state at ``now`` (only states with at least one call), in State order."""
+        found: Counter[State] = Counter(self.done)
+        for call in self.open.values():
+            found[call.state(now)] += 1
+        return {state: found[state] for state in State if found[state]}
+
+    def has_deadlines(self) -> bool:
+        """True when some unanswered call has a deadline (a countdown is running)."""
+        return any(call.deadline is not None for call in self.open.values())

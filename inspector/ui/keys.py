@@ -1,0 +1,97 @@
+"""Every key binding of the inspector, each with an id (remappable through the config's [keys] table)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from textual.binding import Binding
+
+
+@dataclass(frozen=True)
+class Key:
+    """One binding: ``id`` for remapping, default ``keys``, the ``action`` it runs and where it applies."""
+
+    id: str
+    keys: str
+    action: str
+    description: str
+    scope: str
+    show: bool = False
+    tooltip: str = ""
+
+    def binding(self) -> Binding:
+        return Binding(self.keys, self.action, self.description, show=self.show, id=self.id,
+                       tooltip=self.tooltip or self.description)
+
+
+KEYS: tuple[Key, ...] = (
+    # the call list (when it has focus)
+    Key("cursor-down", "j,down", "cursor_down", "Next row", "list"),
+    Key("cursor-up", "k,up", "cursor_up", "Previous row", "list"),
+    Key("first", "g,home", "first", "First row", "list"),
+    Key("last", "G,end", "last", "Last row", "list"),
+    Key("page-down", "pagedown,ctrl+f", "page_down", "Page down", "list"),
+    Key("page-up", "pageup,ctrl+b", "page_up", "Page up", "list"),
+    Key("select", "enter", "select", "Open detail / fold", "list", show=True,
+        tooltip="Open the detail of the call, or fold/unfold the calls nested under it"),
+    Key("fold", "h,left", "fold", "Fold / go to parent", "list"),
+    Key("unfold", "l,right", "unfold", "Unfold", "list"),
+    # the main screen
+    Key("filter", "slash", "filter", "Filter", "main", show=True,
+        tooltip="Filter: tool:GLOB state:STATE exec:WHO id:PREFIX group:G, free text, -negation"),
+    Key("next-match", "n", "next_match", "Next match", "main"),
+    Key("prev-match", "N", "prev_match", "Previous match", "main"),
+    Key("next-pending", "p", "jump('pending')", "Next pending", "main"),
+    Key("next-failed", "e", "jump('failed')", "Next failed", "main"),
+    Key("next-orphan", "o", "jump('orphan')", "Next orphan", "main"),
+    Key("back", "escape", "back", "Back", "main"),
+    Key("raw", "r", "toggle_raw", "Raw", "main", show=True, tooltip="Show the raw records of the call"),
+    Key("full-text", "f", "toggle_full_text", "Full text", "main",
+        tooltip="Show the full text the model received instead of the display segments"),
+    Key("messages", "m", "toggle_messages", "Messages", "main", tooltip="Hide or show conversation messages"),
+    Key("follow", "F", "toggle_follow", "Follow", "main", show=True, tooltip="Watch the file for new records"),
+    Key("copy", "y", "copy", "Copy", "main", show=True, tooltip="Copy the id, parameters or result"),
+    Key("export", "x", "export", "Export", "main",
+        tooltip="Write the selected call or the filtered view to a JSON or Markdown file"),
+    Key("pager", "P", "pager", "Pager", "main", tooltip="Open the payload in $PAGER"),
+    Key("answer", "a", "answer", "Answer", "main", tooltip="Answer a pending client request (live)"),
+    Key("play-pause", "space", "play_pause", "Play/pause", "main", tooltip="Replay: play or pause"),
+    Key("step-prev", "left_square_bracket", "step(-1)", "Step back", "main"),
+    Key("step-next", "right_square_bracket", "step(1)", "Step", "main"),
+    Key("faster", "plus,equals_sign", "speed(1)", "Faster", "main"),
+    Key("slower", "minus", "speed(-1)", "Slower", "main"),
+    Key("focus-detail", "tab", "focus_detail", "Detail", "main", tooltip="Move focus to the detail pane"),
+    # the whole app
+    Key("help", "question_mark,f1", "app.help", "Help", "app", show=True),
+    Key("theme", "t", "app.cycle_theme", "Theme", "app", tooltip="Next theme"),
+    Key("quit", "q", "app.quit", "Quit", "app", show=True),
+)
+
+BY_ID = {key.id: key for key in KEYS}
+
+
+def bindings(scope: str) -> list[Binding]:
+    return [key.binding() for key in KEYS if key.scope == scope]
+
+
+CALL_LIST_BINDINGS = bindings("list")
+MAIN_BINDINGS = bindings("main")
+APP_BINDINGS = bindings("app")
+
+SCOPE_TITLES = {"list": "Call list", "main": "Main screen", "app": "Everywhere"}
+
+
+def check_keymap(keymap: dict[str, object]) -> tuple[dict[str, str], list[str]]:
+    """The usable part of a user's [keys] table, and one line per entry that was ignored."""
+    usable: dict[str, str] = {}
+    problems: list[str] = []
+    for binding_id, value in keymap.items():
+        if binding_id not in BY_ID:
+            problems.append(f"unknown key id {binding_id!r}")
+        elif isinstance(value, str) and value.strip():
+            usable[binding_id] = value.strip()
+        elif isinstance(value, list) and value and all(isinstance(v, str) and v.strip() for v in value):
+            usable[binding_id] = ",".join(v.strip() for v in value)
+        else:
+            problems.append(f"keys for {binding_id!r} must be a key name or a list of key names")
+    return usable, problems

@@ -1,0 +1,143 @@
+"""Reading session files for the UI: in a thread, into the store, with progress in time-boxed batches."""
+
+from __future__ import annotations
+
+import os
+import time
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass
+from types import ModuleType
+
+from inspector import protocols
+from inspector.model import CallStore, Malformed
+from inspector.model.events import Event
+from inspector.session import SourceInfo, UnusableInput, resolve_format
+
+BIG_FILES = 64 * 1024 * 1024
+"""Above this many bytes in total, payloads are dropped after threading and re-read when shown."""
+
+BATCH_SECONDS = 0.1
+"""How often a load reports progress."""
+
+
+@dataclass
+class Progress:
+    """How far a load has come: bytes of the files read so far, events threaded, finished or not."""
+
+    done: int
+    total: int
+    events: int
+    finished: bool = False
+
+    @property
+    def fraction(self) -> float:
+        return 1.0 if self.finished or not self.total else min(1.0, self.done / self.total)
+
+
+@dataclass
+class Opened:
+    """A path with its format module and the namespace that keeps its ids apart from other files."""
+
+    path: str
+    module: ModuleType
+    ns: str
+    size: int
+
+
+def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
+    """Resolve every path's format first; raises UnusableInput (one line) before anything is read."""
+    opened = []
+    for index, path in enumerate(paths):
+        module = resolve_format(path, forced)
+        try:
+            size = os.path.getsize(path)
+        except OSError:
+            size = 0
+        opened.append(Opened(path, module, str(index) if len(paths) > 1 else "", size))
+    return opened
+
+
+def source_labels(paths: list[str]) -> dict[str, str]:
+    """A short label per path for the source column: the file name, with its folder when names clash."""
+    names = [os.path.basename(p) or p for p in paths]
+    labels = {}
+    for path, name in zip(paths, names, strict=True):
+        if names.count(name) > 1:
+            name = os.path.join(os.path.basename(os.path.dirname(os.path.abspath(path))), name)
+        labels[path] = name
+    return labels
+
+
+def keep_payloads_for(opened: list[Opened]) -> bool:
+    return sum(o.size for o in opened) <= BIG_FILES
+
+
+def _events(opened: Opened) -> Iterator[Event]:
+    try:
+        yield from opened.module.read(opened.path)
+    except OSError as exc:
+        raise UnusableInput(f"{opened.path}: {exc.strerror or exc}") from None
+    except protocols.FormatError as exc:
+        raise UnusableInput(str(exc)) from None
+
+
+def read_into(store: CallStore, opened: list[Opened], *, progress: Callable[[Progress], None] | None = None,
+              cancelled: Callable[[], bool] = lambda: False,
+              clock: Callable[[], float] = time.monotonic) -> list[SourceInfo]:
+    """Thread every file's events into ``store``, calling ``progress`` at most every BATCH_SECONDS.
+
+    Stops early (returning what was read) when ``cancelled()`` turns true.
+    """
+    total = sum(o.size for o in opened) or 1
+    infos = []
+    done_before = 0
+    events = 0
+    next_report = clock() + BATCH_SECONDS
+    for item in opened:
+        info = SourceInfo(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
+        infos.append(info)
+        reached = 0
+        for count, event in enumerate(_events(item), 1):
+            info.events += 1
+            if isinstance(event, Malformed):
+                info.malformed += 1
+            store.ingest(event, item.ns)
+            raw = getattr(event, "raw", None)
+            if raw is not None and raw.offset >= 0 and raw.source == item.path:
+                reached = max(reached, raw.offset + raw.length)
+            if count & 63 == 0:
+                if cancelled():
+                    return infos
+                now = clock()
+                if now >= next_report and progress is not None:
+                    next_report = now + BATCH_SECONDS
+                    progress(Progress(done_before + reached, total, events + info.events))
+        events += info.events
+        done_before += item.size
+    if progress is not None:
+        progress(Progress(total, total, events, finished=True))
+    return infos
+
+
+def read_all(opened: list[Opened]) -> tuple[list[Event], dict[int, str]]:
+    """Every event of every file (for a replay), in time order across files, and each event's namespace."""
+    tagged: list[tuple[float, int, Event, str]] = []
+    for item in opened:
+        for event in _events(item):
+            ts = getattr(event, "ts", None)
+            order = ts if isinstance(ts, (int, float)) and not isinstance(ts, bool) else float("-inf")
+            tagged.append((order, len(tagged), event, item.ns))
+    if len(opened) > 1:
+        _fill_untimed(tagged)
+        tagged.sort(key=lambda entry: (entry[0], entry[1]))
+    return [entry[2] for entry in tagged], {id(entry[2]): entry[3] for entry in tagged if entry[3]}
+
+
+def _fill_untimed(tagged: list[tuple[float, int, Event, str]]) -> None:
+    """An event without a time sorts right after the previous event of its own file."""
+    last: dict[str, float] = {}
+    for index, (order, seq, event, ns) in enumerate(tagged):
+        if order == float("-inf"):
+            tagged[index] = (last.get(ns, float("-inf")), seq, event, ns)
+        else:
+            last[ns] = order

@@ -1,0 +1,22 @@
+"""What the command line hands to the app: paths, format, theme, follow/replay and where things go."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass
+class UiOptions:
+    """Options of ``inspector open`` (and the shared part of ``inspector live``)."""
+
+    paths: list[str] = field(default_factory=list)
+    format: str | None = None
+    theme: str | None = None
+    follow: bool = False
+    replay: bool = False
+    speed: float = 1.0
+    claude_dir: str | None = None
+    hide_messages: bool = False
+    export_dir: str | None = None
+    tick: float = 0.25
+    theme_dirs: list[str] | None = None

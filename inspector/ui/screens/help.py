@@ -1,0 +1,66 @@
+"""The help screen: every key binding (as remapped by the config), with what it does."""
+
+from __future__ import annotations
+
+from rich.table import Table
+from rich.text import Text
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Static
+
+from inspector.ui import keys
+
+KEY_NAMES = {
+    "slash": "/", "question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]",
+    "plus": "+", "minus": "-", "equals_sign": "=", "escape": "esc", "pagedown": "pgdn", "pageup": "pgup",
+    "space": "space", "enter": "enter", "tab": "tab",
+}
+
+INTRO = ("Filter grammar: tool:GLOB  state:pending|failed|timeout|orphan|late|dup|violation  "
+         "exec:server|client|either  id:PREFIX  group:G  \"free text\"  -term negates.  "
+         "ctrl+p opens the command palette with every action.")
+
+
+def key_label(keys_text: str) -> str:
+    """``j,down`` -> ``j / down``; Textual key names shown as the characters they stand for."""
+    return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys_text.split(",") if k.strip())
+
+
+def bindings_table(overrides: dict[str, str]) -> Table:
+    table = Table(box=None, show_header=True, header_style="bold", expand=True, pad_edge=False)
+    table.add_column("keys", no_wrap=True)
+    table.add_column("action")
+    table.add_column("id", style="dim", no_wrap=True)
+    for scope, title in keys.SCOPE_TITLES.items():
+        table.add_row(Text(title, style="bold underline"), "", "")
+        for key in keys.KEYS:
+            if key.scope == scope:
+                table.add_row(Text(key_label(overrides.get(key.id, key.keys)), style="bold"),
+                              Text(key.tooltip or key.description), key.id)
+        table.add_row("", "", "")
+    return table
+
+
+class HelpScreen(ModalScreen[None]):
+    """Keys and the filter grammar; escape, q or ? closes it."""
+
+    DEFAULT_CSS = """
+    HelpScreen { align: center middle; }
+    HelpScreen > VerticalScroll {
+        width: 90%; max-width: 110; height: 90%;
+        border: round $primary; background: $surface; padding: 0 1;
+    }
+    """
+
+    BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="help-close")]
+
+    def compose(self) -> ComposeResult:
+        overrides = getattr(self.app, "keymap_overrides", {})
+        with VerticalScroll():
+            yield Static(Text(INTRO, style="italic"), id="help-intro")
+            yield Static(bindings_table(overrides), id="help-keys")
+
+    def action_close(self) -> None:
+        self.dismiss(None)

@@ -1,0 +1,147 @@
+"""The rows the call list shows: the store's items flattened, filtered, folded, with messages hidden or not."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from inspector.model import Call, CallStore, Malformed, Message, OrphanResult, State
+from inspector.model.call import Item
+from inspector.model.filter import Filter
+from inspector.ui.feed import ChangeSet
+
+Jump = Callable[[Item, float | None], bool]
+
+JUMPS: dict[str, Jump] = {
+    "pending": lambda item, now: isinstance(item, Call) and not item.results,
+    "failed": lambda item, now: isinstance(item, Call)
+    and item.state(now) in (State.FAILED, State.TIMED_OUT),
+    "orphan": lambda item, now: isinstance(item, OrphanResult),
+    "problem": lambda item, now: isinstance(item, (OrphanResult, Malformed))
+    or isinstance(item, Call) and bool(item.request.violation),
+}
+"""Predicates for the jump keys (next pending, next failed, next orphan)."""
+
+
+class RowView:
+    """Visible rows: ``items[i]`` at nesting ``depths[i]``; ``version`` bumps when the rows change.
+
+    A parent call stays visible when something nested under it matches the filter; such rows are
+    *context* rows (``is_match`` is false for them).
+    """
+
+    def __init__(self, store: CallStore) -> None:
+        self.store = store
+        self.items: list[Item] = []
+        self.depths: list[int] = []
+        self.filter: Filter | None = None
+        self.hide_messages = False
+        self.folded: set[Call] = set()
+        self.version = 0
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    # -- building ----------------------------------------------------------------------------
+    def rebuild(self, now: float | None) -> None:
+        """Flatten the whole store again (after a filter, fold or visibility change)."""
+        items: list[Item] = []
+        depths: list[int] = []
+        emit = self._emitter(items, depths, now)
+        for item in self.store.items:
+            emit(item, 0)
+        self.items, self.depths = items, depths
+        self.version += 1
+
+    def _emitter(self, items: list[Item], depths: list[int], now: float | None):
+        flt = self.filter if self.filter is not None and not self.filter.empty else None
+        hide = self.hide_messages
+        folded = self.folded
+        add_item, add_depth = items.append, depths.append
+
+        def emit(item: Item, depth: int) -> None:
+            if hide and isinstance(item, Message):
+                return
+            if flt is not None and not flt.matches_tree(item, now):
+                return
+            add_item(item)
+            add_depth(depth)
+            if isinstance(item, Call) and item.children and item not in folded:
+                for child in item.children:
+                    emit(child, depth + 1)
+
+        return emit
+
+    def apply(self, changes: ChangeSet, now: float | None) -> bool:
+        """Take a change set into account; True when rows were added or rebuilt."""
+        if changes.reset or changes.nested or self._time_filtered():
+            self.rebuild(now)
+            return True
+        if not changes.new_top:
+            return False
+        emit = self._emitter(self.items, self.depths, now)
+        before = len(self.items)
+        for item in changes.new_top:
+            emit(item, 0)
+        if self.filter is not None and not self.filter.empty and changes.updated:
+            self.rebuild(now)  # a result can make an earlier call match (state:failed) or stop matching
+            return True
+        if len(self.items) != before:
+            self.version += 1
+            return True
+        return False
+
+    def refilter_needed(self, changes: ChangeSet) -> bool:
+        """True when updated calls may change what a filter selects."""
+        return bool(changes.updated) and self.filter is not None and not self.filter.empty
+
+    def _time_filtered(self) -> bool:
+        return self.filter is not None and self.filter.time_dependent
+
+    # -- queries -----------------------------------------------------------------------------
+    def index_of(self, item: Item | None) -> int | None:
+        """The row showing ``item`` (by identity), if visible."""
+        if item is None:
+            return None
+        for index, candidate in enumerate(self.items):
+            if candidate is item:
+                return index
+        return None
+
+    def is_match(self, index: int, now: float | None) -> bool:
+        """False for a row shown only because something under it matches the filter."""
+        if self.filter is None or self.filter.empty:
+            return True
+        return self.filter.matches(self.items[index], now)
+
+    def has_children(self, item: Item) -> bool:
+        return isinstance(item, Call) and bool(item.children)
+
+    def find(self, start: int, forward: bool, test: Jump, now: float | None) -> int | None:
+        """The next row after (or before) ``start`` passing ``test``, wrapping around; None if none."""
+        count = len(self.items)
+        if not count:
+            return None
+        step = 1 if forward else -1
+        index = start
+        for _ in range(count):
+            index = (index + step) % count
+            if test(self.items[index], now):
+                return index
+        return None
+
+    def find_match(self, start: int, forward: bool, now: float | None) -> int | None:
+        """The next row that matches the filter itself (not a context row)."""
+        flt = self.filter
+        if flt is None or flt.empty:
+            return None
+        return self.find(start, forward, lambda item, at: flt.matches(item, at), now)
+
+    def toggle_fold(self, call: Call) -> None:
+        if call in self.folded:
+            self.folded.discard(call)
+        else:
+            self.folded.add(call)
+
+    def matched_items(self, now: float | None) -> list[Item]:
+        """The rows that match the filter themselves (for exporting the filtered view)."""
+        return [item for index, item in enumerate(self.items) if self.is_match(index, now)]
