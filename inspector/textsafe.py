@@ -5,10 +5,14 @@ from __future__ import annotations
 import re
 
 # C0 and C1 controls except tab and newline, DEL, plus bidi overrides/isolates and other invisible
-# formatting characters that can reorder or hide what a person reads.
+# formatting characters that can reorder or hide what a person reads (soft hyphen, interlinear
+# annotation marks, and the Unicode tag characters used to smuggle invisible text into prompts).
 _UNSAFE = re.compile(
-    "[\x00-\x08\x0b-\x1f\x7f-\x9f\u061c\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff]"
+    "[\x00-\x08\x0b-\x1f\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e"
+    "\u2060-\u2069\ufeff\ufff9-\ufffb\U000e0000-\U000e007f]"
 )
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
 
 
 def _visible(match: re.Match[str]) -> str:
@@ -20,7 +24,7 @@ def _visible(match: re.Match[str]) -> str:
         return chr(0x2400 + code)  # the Control Pictures block: ␀ ␁ ... ␟
     if code == 0x7F:
         return "␡"
-    return f"\\u{code:04x}"
+    return f"\\u{code:04x}" if code <= 0xFFFF else f"\\U{code:08x}"
 
 
 def clean(text: str, keep_newlines: bool = True) -> str:
@@ -41,7 +45,7 @@ def clean(text: str, keep_newlines: bool = True) -> str:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        text = text.encode("utf-8", "replace").decode("utf-8")
+        text = _SURROGATE.sub("\ufffd", text)
     return text
 
 

@@ -1,0 +1,254 @@
+"""A whole call for the detail pane: header, errors, parameters, result, duplicates, nested calls."""
+
+from __future__ import annotations
+
+from rich.console import Group, RenderableType
+from rich.style import Style
+from rich.text import Text
+
+from inspector.model import Call, Malformed, Message, OrphanResult, Request, Result, State
+from inspector.model.call import Item
+from inspector.ui.render.json_view import render_json
+from inspector.ui.render.parts import clock, fields_line, heading, muted
+from inspector.ui.render.raw_view import render_raw
+from inspector.ui.render.result_views import data_size, render_result_body
+from inspector.ui.render.safe import DEFAULT_LIMITS, Limits, cut_marker, duration, inline, safe_text
+from inspector.ui.render.theme import RenderTheme
+
+MAX_CHILDREN = 200
+"""Nested calls listed under a call before a marker."""
+
+_OUTCOME_STATE = {"success": State.SUCCEEDED, "error": State.FAILED, "timeout": State.TIMED_OUT,
+                  "canceled": State.CANCELED, "denied": State.DENIED}
+
+
+def render_call(call: Call, request: Request | None = None, results: list[Result] | None = None, *,
+                width: int, theme: RenderTheme, now: float | None, raw: bool = False, full_text: bool = False,
+                limits: Limits = DEFAULT_LIMITS) -> RenderableType:
+    """Everything about one call, top to bottom.
+
+    ``request``/``results`` are the hydrated payloads (``inspector.session.hydrate(call)``); when left
+    out, the call's own are used. ``raw`` shows the original records instead; ``full_text`` shows a
+    RAP result's full text instead of its display segment. ``now`` (epoch seconds) decides pending
+    versus overdue and the time left.
+    """
+    request = request if request is not None else call.request
+    results = results if results is not None else list(call.results)
+    if raw:
+        refs = [ref for ref in [request.raw, *(r.raw for r in results)] if ref is not None]
+        return Group(call_header(call, theme, now), render_raw(refs))
+    parts: list[RenderableType] = [call_header(call, theme, now)]
+    if any(r.error_code or r.error_message for r in results):
+        parts.append(_errors(results, theme))
+    parts += [Text(""), heading("parameters", theme)]
+    parts.append(render_json(request.params, theme, limits) if request.params is not None
+                 else muted("(none)", theme))
+    if results:
+        for index, result in enumerate(results):
+            parts.append(Text(""))
+            parts.append(_result_heading(result, index, len(results), request.ts, theme))
+            parts.append(render_result_body(result, width=width, theme=theme, limits=limits, full_text=full_text))
+    else:
+        parts += [Text(""), heading("result", theme), muted(_waiting(call, now), theme)]
+    if call.children:
+        parts += [Text(""), nested_calls(call, theme, now)]
+    return Group(*parts)
+
+
+def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
+    """Tool, id, executor, state; then times; then flags (late, duplicates, answered by, violation)."""
+    request = call.request
+    state = call.state(now)
+    text = Text()
+    text.append(inline(call.tool or "(no tool name)", 120), Style(bold=True))
+    text.append("  ")
+    text.append(f" {state.value.replace('_', ' ')} ", Style(color=theme.state_color(state), bold=True,
+                                                           reverse=True))
+    if request.executor is not None:
+        text.append(f"  {request.executor.value}", Style(color=theme.muted))
+    text.append("\n")
+    text.append_text(fields_line([("id", call.call_id), ("group", call.group or None),
+                                  ("sender", request.sender or None),
+                                  ("parent", call.parent.call_id if call.parent else None)], theme))
+    text.append("\n")
+    text.append_text(fields_line(_timings(call, now), theme))
+    flags = _flags(call, theme)
+    if flags.plain:
+        text.append("\n")
+        text.append_text(flags)
+    if request.violation:
+        text.append("\n")
+        text.append("⚠ protocol violation: ", Style(color=theme.violation, bold=True))
+        text.append(inline(request.violation, 500), Style(color=theme.violation))
+    return text
+
+
+def _timings(call: Call, now: float | None) -> list[tuple[str, object]]:
+    request = call.request
+    first = call.result
+    pairs: list[tuple[str, object]] = [("requested", clock(request.ts) if request.ts is not None else None)]
+    if request.timeout_ms is not None:
+        pairs.append(("timeout", duration(request.timeout_ms / 1000)))
+    if first is not None:
+        pairs.append(("answered", clock(first.ts) if first.ts is not None else None))
+        latency = call.latency_ms
+        pairs.append(("took", duration(latency / 1000) if latency is not None else None))
+    elif now is not None:
+        remaining = call.remaining(now)
+        if remaining is not None:
+            pairs.append(("", f"{duration(remaining)} left" if remaining > 0 else f"overdue by {duration(-remaining)}"))
+        elif request.ts is not None:
+            pairs.append(("waiting", duration(max(0.0, now - request.ts))))
+    return pairs
+
+
+def _flags(call: Call, theme: RenderTheme) -> Text:
+    text = Text()
+    words: list[tuple[str, str]] = []
+    if call.late:
+        words.append(("late: answered after the deadline", theme.overdue))
+    if call.duplicates:
+        words.append((f"{call.duplicates} duplicate result{'s' if call.duplicates > 1 else ''}", theme.overdue))
+    first = call.result
+    if first is not None and first.answered_by:
+        words.append((f"answered by {inline(first.answered_by, 80)}", theme.heading))
+    for index, (word, color) in enumerate(words):
+        if index:
+            text.append("  ·  ", Style(color=theme.muted))
+        text.append(word, Style(color=color, bold=True))
+    return text
+
+
+def _errors(results: list[Result], theme: RenderTheme) -> RenderableType:
+    """Error codes and messages of the results that carry one (before anything else)."""
+    parts: list[RenderableType] = [Text(""), heading("error", theme)]
+    for number, result in enumerate(results, start=1):
+        if not (result.error_code or result.error_message):
+            continue
+        line = Text()
+        if len(results) > 1:
+            line.append(f"result {number}: ", Style(color=theme.muted))
+        if result.error_code:
+            line.append(inline(result.error_code, 120), Style(color=theme.failed, bold=True))
+            line.append("  ")
+        if result.error_message:
+            line.append_text(safe_text(result.error_message, style=Style(color=theme.failed)))
+        parts.append(line)
+    return Group(*parts)
+
+
+def _result_heading(result: Result, index: int, count: int, request_ts: float | None,
+                    theme: RenderTheme) -> Text:
+    title = "result" if index == 0 else f"duplicate result {index} of {count - 1}"
+    state = _OUTCOME_STATE.get(result.outcome.value, State.FAILED)
+    text = heading(title, theme)
+    text.append("  ")
+    text.append(result.outcome.value, Style(color=theme.state_color(state), bold=True))
+    note = [data_size(result.data)]
+    if index and result.ts is not None:
+        note.append(f"at {clock(result.ts)}")
+        if request_ts is not None:
+            note.append(f"{duration(result.ts - request_ts)} after the request")
+    if result.answered_by and index:
+        note.append(f"answered by {result.answered_by}")
+    shown = "  ·  ".join(part for part in note if part)
+    if shown:
+        text.append("  " + inline(shown, 300), Style(color=theme.muted))
+    return text
+
+
+def _waiting(call: Call, now: float | None) -> str:
+    state = call.state(now)
+    if state is State.OVERDUE:
+        return "no result yet, and the deadline has passed"
+    return "waiting for a result"
+
+
+def nested_calls(call: Call, theme: RenderTheme, now: float | None) -> RenderableType:
+    """The calls made under this one (a subagent's tools), one short line each."""
+    children = [child for child in call.children if isinstance(child, Call)]
+    text = heading("nested calls", theme, f"{len(children)}")
+    for child in children[:MAX_CHILDREN]:
+        state = child.state(now)
+        text.append("\n")
+        text.append("● ", Style(color=theme.state_color(state)))
+        text.append(inline(child.tool, 60), Style(bold=True))
+        text.append(f"  {state.value.replace('_', ' ')}", Style(color=theme.state_color(state)))
+        latency = child.latency_ms
+        if latency is not None:
+            text.append(f"  {duration(latency / 1000)}", Style(color=theme.muted))
+        if child.request.summary:
+            text.append("  " + inline(child.request.summary, 120))
+        if child.children:
+            text.append(f"  (+{sum(1 for _ in child.walk()) - 1} nested)", Style(color=theme.muted))
+    if len(children) > MAX_CHILDREN:
+        text.append("\n")
+        text.append_text(cut_marker(len(children) - MAX_CHILDREN, "calls"))
+    return text
+
+
+# -- other items ---------------------------------------------------------------------------------
+def render_item(item: Item, *, width: int, theme: RenderTheme, now: float | None, raw: bool = False,
+                full_text: bool = False, limits: Limits = DEFAULT_LIMITS) -> RenderableType:
+    """Any store item: a call (hydrated here), an orphan result, a message or a malformed record."""
+    if isinstance(item, Call):
+        from inspector.session import hydrate
+
+        request, results = hydrate(item)
+        return render_call(item, request, results, width=width, theme=theme, now=now, raw=raw,
+                           full_text=full_text, limits=limits)
+    if isinstance(item, OrphanResult):
+        return _orphan(item, width, theme, raw, full_text, limits)
+    if isinstance(item, Message):
+        return _message(item, theme, raw, limits)
+    if isinstance(item, Malformed):
+        return _malformed(item, theme)
+    return muted(f"(nothing to show for a {type(item).__name__})", theme)
+
+
+def _orphan(item: OrphanResult, width: int, theme: RenderTheme, raw: bool, full_text: bool,
+            limits: Limits) -> RenderableType:
+    result = item.result
+    head = Text()
+    head.append(" orphan result ", Style(color=theme.orphan, bold=True, reverse=True))
+    head.append("  no request has this id", Style(color=theme.muted))
+    head.append("\n")
+    head.append_text(fields_line([("id", result.call_id), ("group", result.group or None),
+                                  ("tool", result.tool or None), ("sender", result.sender or None),
+                                  ("at", clock(result.ts) if result.ts is not None else None)], theme))
+    if raw:
+        return Group(head, render_raw(result.raw) if result.raw else muted("(no raw record)", theme))
+    parts: list[RenderableType] = [head]
+    if result.error_code or result.error_message:
+        parts.append(_errors([result], theme))
+    parts += [Text(""), _result_heading(result, 0, 1, None, theme)]
+    parts.append(render_result_body(result, width=width, theme=theme, limits=limits, full_text=full_text))
+    return Group(*parts)
+
+
+def _message(item: Message, theme: RenderTheme, raw: bool, limits: Limits) -> RenderableType:
+    head = Text()
+    head.append(inline(item.kind or "message", 60), Style(color=theme.heading, bold=True, italic=True))
+    head.append("\n")
+    head.append_text(fields_line([("from", item.sender or None), ("group", item.group or None),
+                                  ("at", clock(item.ts) if item.ts is not None else None),
+                                  ("parent", item.parent_id)], theme))
+    if raw:
+        return Group(head, render_raw(item.raw) if item.raw else muted("(no raw record)", theme))
+    body = safe_text(item.text, limits=limits) if item.text else muted("(no text)", theme)
+    parts: list[RenderableType] = [head, Text(""), body]
+    if item.extra:
+        parts += [Text(""), heading("extra", theme), render_json(item.extra, theme, limits)]
+    return Group(*parts)
+
+
+def _malformed(item: Malformed, theme: RenderTheme) -> RenderableType:
+    head = Text()
+    head.append(" malformed record ", Style(color=theme.violation, bold=True, reverse=True))
+    head.append("\n")
+    head.append_text(fields_line([("where", item.where), ("file", item.source or None)], theme))
+    head.append("\n")
+    head.append(inline(item.reason, 2000), Style(color=theme.failed))
+    if item.raw is None:
+        return head
+    return Group(head, Text(""), heading("record", theme), render_raw(item.raw))

@@ -1,0 +1,138 @@
+"""Syntax highlighting with Pygments tokens turned into rich Text spans (no markup, no rich.syntax)."""
+
+from __future__ import annotations
+
+import os
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from rich.style import Style
+from rich.text import Text
+
+from inspector.textsafe import clean
+from inspector.ui.render.safe import DEFAULT_LIMITS, MARKER_STYLE, Limits, safe_line, split_lines
+
+if TYPE_CHECKING:
+    from pygments.lexer import Lexer
+
+MAX_HIGHLIGHT_CHARS = 400_000
+"""Above this many characters a block is shown plain: Pygments lexers can be slow on huge inputs."""
+
+_SPECIAL_NAMES = {
+    "makefile": "make", "dockerfile": "docker", "cmakelists.txt": "cmake", "gemfile": "ruby",
+    "rakefile": "ruby", "justfile": "make", "vagrantfile": "ruby",
+}
+
+
+def lexer_for_path(path: str | None) -> Lexer | None:
+    """The Pygments lexer for a file path, chosen by its name alone (cached); None for plain text."""
+    if not path:
+        return None
+    name = os.path.basename(str(path).replace("\\", "/")).lower()
+    return _lexer_for_name(name)
+
+
+@lru_cache(maxsize=256)
+def _lexer_for_name(name: str) -> Lexer | None:
+    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.util import ClassNotFound
+
+    try:
+        if name in _SPECIAL_NAMES:
+            lexer = get_lexer_by_name(_SPECIAL_NAMES[name], stripnl=False, ensurenl=False)
+        else:
+            lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
+    except (ClassNotFound, ValueError):
+        return None
+    return None if lexer.name == "Text only" else lexer
+
+
+def lexer_by_name(alias: str) -> Lexer | None:
+    """A lexer by Pygments alias (``json``, ``python``), or None."""
+    return _lexer_by_alias(alias.lower())
+
+
+@lru_cache(maxsize=64)
+def _lexer_by_alias(alias: str) -> Lexer | None:
+    from pygments.lexers import get_lexer_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        return get_lexer_by_name(alias, stripnl=False, ensurenl=False)
+    except ClassNotFound:
+        return None
+
+
+@lru_cache(maxsize=8)
+def _style_class(style_name: str):
+    from pygments.styles import get_style_by_name
+    from pygments.util import ClassNotFound
+
+    try:
+        return get_style_by_name(style_name)
+    except ClassNotFound:
+        return get_style_by_name("default")
+
+
+@lru_cache(maxsize=4096)
+def token_style(style_name: str, token_type) -> Style:
+    """The Rich style (foreground, bold, italic, underline; never a background) of a Pygments token."""
+    try:
+        info = _style_class(style_name).style_for_token(token_type)
+    except KeyError:
+        return Style.null()
+    color = info.get("color")
+    return Style(
+        color=f"#{color}" if color else None,
+        bold=info.get("bold") or None,
+        italic=info.get("italic") or None,
+        underline=info.get("underline") or None,
+    )
+
+
+def highlight_lines(lines: list[str], lexer: Lexer | None, style_name: str,
+                    limits: Limits = DEFAULT_LIMITS) -> list[Text]:
+    """Highlight consecutive source lines as one block (so strings and comments spanning lines work).
+
+    Each line is cut at ``limits.line_chars`` and cleaned *before* lexing, so the lexer only ever sees
+    inert text; cut lines get a visible marker. The result has exactly one Text per input line.
+    """
+    if lexer is None or not lines or sum(map(len, lines)) > MAX_HIGHLIGHT_CHARS:
+        return [safe_line(line, limits=limits) for line in lines]
+    cleaned = [clean(line[: limits.line_chars], keep_newlines=False) for line in lines]
+    try:
+        texts = _lexed_lines(cleaned, lexer, style_name)
+    except Exception:  # noqa: BLE001 - a lexer bug must never break the view
+        texts = None
+    if texts is None:
+        return [safe_line(line, limits=limits) for line in lines]
+    for text, line in zip(texts, lines, strict=False):
+        extra = len(line) - limits.line_chars
+        if extra > 0:
+            text.append(f" … ({extra:,} more chars)", MARKER_STYLE)
+    return texts
+
+
+def _lexed_lines(cleaned: list[str], lexer: Lexer, style_name: str) -> list[Text] | None:
+    """One Text per cleaned line, styled by the lexer's tokens; None if the tokens do not match the input."""
+    texts = [Text()]
+    for token_type, value in lexer.get_tokens("\n".join(cleaned) + "\n"):
+        style = token_style(style_name, token_type)
+        parts = value.split("\n")
+        for index, part in enumerate(parts):
+            if index:
+                texts.append(Text())
+            if part:
+                texts[-1].append(part, style or None)
+    if texts and not texts[-1].plain:
+        texts.pop()
+    if len(texts) != len(cleaned) or any(t.plain != c for t, c in zip(texts, cleaned, strict=False)):
+        return None
+    return texts
+
+
+def highlight_code(code: str, path: str | None, style_name: str,
+                   limits: Limits = DEFAULT_LIMITS) -> tuple[list[Text], int]:
+    """A file's text as highlighted lines (lexer from ``path``) and how many lines were cut."""
+    lines, cut = split_lines(code, limits)
+    return highlight_lines(lines, lexer_for_path(path), style_name, limits), cut

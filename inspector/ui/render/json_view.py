@@ -1,0 +1,134 @@
+"""Any decoded value as highlighted, indented JSON Text (strings cleaned and capped, output capped)."""
+
+from __future__ import annotations
+
+import json
+import math
+from typing import Any
+
+from rich.style import Style
+from rich.text import Text
+
+from inspector.textsafe import clean
+from inspector.ui.render.safe import DEFAULT_LIMITS, MARKER_STYLE, Limits, safe_text
+from inspector.ui.render.theme import RenderTheme
+
+MAX_DEPTH = 64
+INDENT = "  "
+MAX_PARSE_CHARS = 2_000_000
+"""Text longer than this is never parsed as JSON just to pretty-print it."""
+
+
+class _Full(Exception):
+    """The output reached its line limit."""
+
+
+class _Writer:
+    def __init__(self, theme: RenderTheme, limits: Limits) -> None:
+        self.limits = limits
+        self.out = Text()
+        self.lines = 1
+        self.key = Style(color=theme.json_key)
+        self.string = Style(color=theme.json_string)
+        self.number = Style(color=theme.json_number)
+        self.literal = Style(color=theme.json_literal)
+        self.muted = Style(color=theme.muted)
+
+    def newline(self, depth: int) -> None:
+        if self.lines >= self.limits.lines:
+            raise _Full
+        self.lines += 1
+        self.out.append("\n" + INDENT * depth)
+
+    def write(self, value: Any, depth: int) -> None:
+        if isinstance(value, dict):
+            self.container(list(value.items()), "{", "}", depth, keyed=True)
+        elif isinstance(value, (list, tuple)):
+            self.container(list(value), "[", "]", depth, keyed=False)
+        else:
+            self.scalar(value)
+
+    def container(self, items: list, opening: str, closing: str, depth: int, keyed: bool) -> None:
+        if not items:
+            self.out.append(opening + closing)
+            return
+        if depth >= MAX_DEPTH:
+            self.out.append(f"{opening} … {len(items)} items nested too deep {closing}", self.muted)
+            return
+        self.out.append(opening)
+        for index, item in enumerate(items):
+            self.newline(depth + 1)
+            if keyed:
+                key, item = item
+                self.string_value(key if isinstance(key, str) else str(key), self.key)
+                self.out.append(": ")
+            self.write(item, depth + 1)
+            if index < len(items) - 1:
+                self.out.append(",")
+        self.newline(depth)
+        self.out.append(closing)
+
+    def scalar(self, value: Any) -> None:
+        if isinstance(value, str):
+            self.string_value(value, self.string)
+        elif value is None or isinstance(value, bool):
+            self.out.append(json.dumps(value), self.literal)
+        elif isinstance(value, int):
+            self.out.append(str(value), self.number)
+        elif isinstance(value, float):
+            self.out.append(repr(value) if math.isfinite(value) else json.dumps(value), self.number)
+        elif isinstance(value, (bytes, bytearray, memoryview)):
+            data = bytes(value)
+            preview = data[:16].hex(" ")
+            more = " …" if len(data) > 16 else ""
+            self.out.append(f"<{len(data):,} bytes: {preview}{more}>", self.literal)
+        else:
+            self.out.append(clean(f"<{type(value).__name__}: {repr(value)[:200]}>", keep_newlines=False),
+                            self.muted)
+
+    def string_value(self, value: str, style: Style) -> None:
+        extra = len(value) - self.limits.line_chars
+        if extra > 0:
+            value = value[: self.limits.line_chars]
+        encoded = json.dumps(value, ensure_ascii=False)
+        self.out.append(clean(encoded, keep_newlines=False), style)
+        if extra > 0:
+            self.out.append(f" … ({extra:,} more chars)", MARKER_STYLE)
+
+
+def render_json(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS) -> Text:
+    """``value`` as pretty JSON (2-space indent, keys in order) with theme colours.
+
+    Strings are JSON-escaped, cleaned and cut at ``limits.line_chars``; output stops after
+    ``limits.lines`` lines with a marker; nesting deeper than 64 levels is summarised.
+    """
+    writer = _Writer(theme, limits)
+    try:
+        writer.write(value, 0)
+    except _Full:
+        writer.out.append("\n")
+        writer.out.append(f"… JSON cut after {limits.lines:,} lines", MARKER_STYLE)
+    except RecursionError:
+        writer.out.append("\n… nested too deep to show", MARKER_STYLE)
+    return writer.out
+
+
+def parse_json_text(text: str) -> tuple[bool, Any]:
+    """(True, value) when ``text`` is a JSON object or array, else (False, None)."""
+    stripped = text.strip() if isinstance(text, str) else ""
+    if not stripped or stripped[0] not in "{[" or len(stripped) > MAX_PARSE_CHARS:
+        return False, None
+    try:
+        return True, json.loads(stripped)
+    except (ValueError, RecursionError):
+        return False, None
+
+
+def render_value(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS) -> Text:
+    """A result payload: text as text (or as JSON when it is a JSON document), anything else as JSON."""
+    if isinstance(value, str):
+        ok, parsed = parse_json_text(value)
+        if ok:
+            return render_json(parsed, theme, limits)
+        return safe_text(value, limits=limits)
+    return render_json(value, theme, limits)
