@@ -1,0 +1,239 @@
+"""The small interface every event source offers the UI: a name, a state, and capability flags.
+
+The UI asks the source, never its type (STYLE.md point 2)::
+
+    source.name          # "livekit", "memory"...
+    source.is_live       # events keep arriving (a room), not a finished file
+    source.can_answer    # answers can be sent back (a room joined with data publishing)
+    source.state         # SourceState: status (connecting/connected/...), detail, room, participants
+    source.watch_state(callback)          # callback(state) on every change, on the source's loop
+    await source.start(); await source.stop()
+
+Answering (only when ``can_answer``; see :mod:`inspector.answer.compose` for drafts and reviews)::
+
+    review = source.review_answer(call, draft)           # preview with the stanzaId it would use
+    sent = await source.send_answer(call, draft, confirm_duplicate=False, confirm_late=False)
+
+``send_answer`` checks again at send time and raises :class:`AnswerRefused` (never sendable) or
+:class:`ConfirmationNeeded` (``.issues`` lists what to confirm); it publishes the envelope, records it,
+and threads it into the store, so the call shows ``answered_by`` ("inspector" or "auto").
+"""
+
+from __future__ import annotations
+
+import asyncio
+import enum
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from typing import Any
+
+from inspector.answer import compose
+from inspector.model import Call, CallStore, Message, Request, Result
+from inspector.model.events import Event
+from inspector.protocols.recording import RecordingWriter
+from inspector.sources.ingest import PacketIngest
+
+
+class SourceStatus(str, enum.Enum):
+    """Where a source is in its life."""
+
+    IDLE = "idle"
+    CONNECTING = "connecting"
+    CONNECTED = "connected"
+    RECONNECTING = "reconnecting"
+    DISCONNECTED = "disconnected"
+    FAILED = "failed"
+
+
+@dataclass(frozen=True)
+class SourceState:
+    """A snapshot of a source's state; a new object on every change."""
+
+    status: SourceStatus = SourceStatus.IDLE
+    detail: str = ""
+    room: str = ""
+    identity: str = ""
+    participants: tuple[str, ...] = ()
+    recording: str | None = None
+    since: float = 0.0
+
+    @property
+    def label(self) -> str:
+        """One line for a status bar, e.g. ``connected · room demo · 2 participants``."""
+        parts = [self.status.value]
+        if self.room:
+            parts.append(f"room {self.room}")
+        if self.status is SourceStatus.CONNECTED:
+            count = len(self.participants)
+            parts.append(f"{count} participant{'s' if count != 1 else ''}")
+        if self.detail:
+            parts.append(self.detail)
+        return " · ".join(parts)
+
+
+StateListener = Callable[[SourceState], None]
+EventsListener = Callable[[list[Event]], None]
+
+
+class AnswerError(Exception):
+    """An answer that was not sent; ``str()`` says why in words for people."""
+
+    def __init__(self, message: str, issues: list[compose.Issue] | None = None) -> None:
+        super().__init__(message)
+        self.issues = issues or []
+
+
+class AnswerRefused(AnswerError):
+    """The answer can never be sent as it is (server request, not a map, too large, not connected...)."""
+
+
+class ConfirmationNeeded(AnswerError):
+    """The answer needs an explicit yes: ``issues`` are the confirmations missing (duplicate, late)."""
+
+
+@dataclass(frozen=True)
+class SentAnswer:
+    """An answer that went out: its stanzaId, bytes, envelope and the Result threaded into the store."""
+
+    stanza_id: int
+    data: bytes
+    envelope: dict[str, Any]
+    answered_by: str
+    result: Result | None
+
+
+class Source:
+    """Base of every source: state with listeners, and safe defaults for the capability flags."""
+
+    name: str = "source"
+    is_live: bool = False
+    can_answer: bool = False
+
+    def __init__(self) -> None:
+        self._state = SourceState(since=time.time())
+        self._state_listeners: list[StateListener] = []
+        self._event_listeners: list[EventsListener] = []
+
+    @property
+    def state(self) -> SourceState:
+        return self._state
+
+    def watch_state(self, listener: StateListener) -> None:
+        """Call ``listener(state)`` after every state change."""
+        self._state_listeners.append(listener)
+
+    def watch_events(self, listener: EventsListener) -> None:
+        """Call ``listener(events)`` after each packet's events are threaded into the store."""
+        self._event_listeners.append(listener)
+
+    def _set_state(self, **changes: Any) -> None:
+        if "status" in changes and changes["status"] != self._state.status:
+            changes.setdefault("since", time.time())
+        self._state = replace(self._state, **changes)
+        for listener in list(self._state_listeners):
+            listener(self._state)
+
+    def _emit_events(self, events: list[Event]) -> None:
+        for listener in list(self._event_listeners):
+            listener(events)
+
+    async def start(self) -> None:
+        """Begin producing events (connect, open...)."""
+
+    async def stop(self) -> None:
+        """Stop producing events and release what was opened."""
+
+    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
+        raise AnswerRefused(f"{self.name} cannot send answers")
+
+    async def send_answer(self, call: Call, draft: compose.Draft, *, confirm_duplicate: bool = False,
+                          confirm_late: bool = False, answered_by: str = "inspector") -> SentAnswer:
+        raise AnswerRefused(f"{self.name} cannot send answers")
+
+
+class PacketSource(Source):
+    """A source of Alicia data packets that can answer: ingest, stanza ids, room events, sending.
+
+    Subclasses provide :meth:`_publish` and call :meth:`receive` for each packet that arrives.
+    """
+
+    def __init__(self, store: CallStore, writer: RecordingWriter | None = None, *, identity: str = "",
+                 answering: bool = True) -> None:
+        super().__init__()
+        self.store = store
+        self.writer = writer
+        self.ingest = PacketIngest(store, writer, wall=store.clock.now)
+        self.can_answer = answering
+        self.highest_client_stanza = 0
+        self._send_lock = asyncio.Lock()
+        self._set_state(identity=identity, recording=writer.path if writer is not None else None)
+
+    # -- receiving ---------------------------------------------------------------------
+    def receive(self, data: bytes, *, participant: str = "", topic: str | None = None,
+                reliable: bool = True) -> list[Event]:
+        """Record, decode and thread one incoming packet (never raises on bad data)."""
+        events = self.ingest.packet(data, participant=participant, topic=topic, reliable=reliable)
+        self._note_stanzas(events)
+        self._emit_events(events)
+        return events
+
+    def _note_stanzas(self, events: list[Event]) -> None:
+        for event in events:
+            if isinstance(event, (Request, Result, Message)):
+                stanza = event.extra.get("stanzaId")
+                if isinstance(stanza, int) and stanza > self.highest_client_stanza:
+                    self.highest_client_stanza = stanza
+
+    def room_event(self, kind: str, text: str, *, sender: str = "", **extra: Any) -> Message:
+        """Thread and record a room event (kind ``participant`` or ``connection``) as a Message."""
+        now = self.store.clock.now()
+        message = Message(kind=kind, text=text, ts=now, sender=sender, extra={"dir": "event", **extra})
+        if self.writer is not None:
+            self.writer.event(kind, text, ts=now, **extra)
+        self.store.ingest(message)
+        self._emit_events([message])
+        return message
+
+    # -- answering ---------------------------------------------------------------------
+    def next_stanza_id(self) -> int:
+        """The stanzaId the next answer gets: one above the highest positive stanzaId seen in the room."""
+        return self.highest_client_stanza + 1
+
+    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
+        """Compose and check an answer without sending it (for a preview)."""
+        review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=self.next_stanza_id())
+        if not self.can_answer:
+            review.issues.insert(0, compose.Issue("cannot_answer", compose.Severity.REFUSE,
+                                                  "this room was joined without answering (data publishing "
+                                                  "is not granted); rejoin with --answer"))
+        return review
+
+    async def send_answer(self, call: Call, draft: compose.Draft, *, confirm_duplicate: bool = False,
+                          confirm_late: bool = False, answered_by: str = "inspector") -> SentAnswer:
+        """Check, publish, record and thread one answer; raises AnswerRefused / ConfirmationNeeded."""
+        async with self._send_lock:
+            review = self.review_answer(call, draft)
+            if review.refusals or review.data is None or review.envelope is None:
+                issues = review.refusals
+                reason = issues[0].message if issues else "the answer could not be composed"
+                raise AnswerRefused(reason, issues)
+            missing = review.unconfirmed(confirm_duplicate=confirm_duplicate, confirm_late=confirm_late)
+            if missing:
+                raise ConfirmationNeeded("; ".join(i.message for i in missing), missing)
+            topic = call.request.extra.get("topic")
+            try:
+                await self._publish(review.data, topic=topic if isinstance(topic, str) else None)
+            except AnswerError:
+                raise
+            except Exception as exc:  # noqa: BLE001 - the transport's failure, told in words
+                raise AnswerRefused(f"could not send the answer: {str(exc) or type(exc).__name__}") from None
+            self.highest_client_stanza = max(self.highest_client_stanza, review.stanza_id)
+            events = self.ingest.packet(review.data, direction="out", participant=self.state.identity,
+                                        topic=topic if isinstance(topic, str) else None, answered_by=answered_by)
+            self._emit_events(events)
+            result = next((e for e in events if isinstance(e, Result)), None)
+            return SentAnswer(review.stanza_id, review.data, review.envelope, answered_by, result)
+
+    async def _publish(self, data: bytes, *, topic: str | None) -> None:
+        raise AnswerRefused(f"{self.name} cannot publish")

@@ -1,0 +1,122 @@
+"""Sending through a packet source without a network: stanza ids, recording, threading, refusals."""
+
+from __future__ import annotations
+
+import json
+
+import msgpack
+import pytest
+
+from inspector.answer import compose
+from inspector.model import CallStore, FakeClock, State
+from inspector.protocols import alicia
+from inspector.protocols.recording import RecordingWriter
+from inspector.session import load
+from inspector.sources.base import AnswerRefused, ConfirmationNeeded, SourceStatus
+from inspector.sources.memory import MemorySource
+
+
+def request(call_id, execution="client", stanza=-1, timeout=5000):
+    return alicia.encode_envelope(type_=6, body={"id": call_id, "messageId": "m1", "toolName": "read_local_file",
+                                                 "execution": execution, "parameters": {"filePath": "/x"},
+                                                 "timeoutMs": timeout}, conversation_id="conv_1", stanza_id=stanza)
+
+
+def user_message(stanza):
+    return alicia.encode_envelope(type_=2, body={"id": "u", "content": "hi"}, conversation_id="conv_1",
+                                  stanza_id=stanza)
+
+
+@pytest.fixture
+def source(tmp_path):
+    store = CallStore(clock=FakeClock(1000.0))
+    writer = RecordingWriter(str(tmp_path / "rec.jsonl"), {"room": "conv_1"})
+    src = MemorySource(store, writer, identity="inspector-abc")
+    yield src
+    writer.close()
+
+
+async def test_answer_goes_out_with_the_next_client_stanza_and_is_threaded(source, tmp_path):
+    await source.start()
+    assert source.state.status is SourceStatus.CONNECTED and source.can_answer
+    source.receive(user_message(3), participant="user-app")
+    source.receive(request("t1", stanza=-1), participant="agent", topic="alicia")
+    call = source.store.find("conv_1", "t1")
+    assert source.review_answer(call, compose.success({"a": 1})).stanza_id == 4
+    sent = await source.send_answer(call, compose.success({"content": "hi"}))
+    data, topic = source.sent[0]
+    assert topic == "alicia"  # the answer goes back on the request's topic
+    assert msgpack.unpackb(data) == {"stanzaId": 4, "conversationId": "conv_1", "type": 7, "meta": {},
+                                     "body": {"id": "t1", "success": True, "result": {"content": "hi"}}}
+    assert call.state(source.store.clock.now()) is State.SUCCEEDED
+    assert call.result.answered_by == "inspector" and sent.result is call.result
+    assert source.next_stanza_id() == 5
+
+    # the recording holds both packets and replays to the same call, answered by the inspector
+    lines = [json.loads(line) for line in (tmp_path / "rec.jsonl").read_text().splitlines()]
+    assert [line.get("dir") for line in lines[1:]] == ["in", "in", "out"]
+    assert lines[-1]["answered_by"] == "inspector" and lines[-1]["participant"] == "inspector-abc"
+    replay = CallStore()
+    load([str(tmp_path / "rec.jsonl")], replay)
+    replayed = replay.find("conv_1", "t1")
+    assert replayed.result.answered_by == "inspector" and replayed.result.outcome.value == "success"
+
+
+async def test_second_answer_and_late_answer_need_confirmation(source):
+    source.receive(request("t1"), participant="agent")
+    call = source.store.find("conv_1", "t1")
+    await source.send_answer(call, compose.unknown_tool(call))
+    with pytest.raises(ConfirmationNeeded) as info:
+        await source.send_answer(call, compose.success({}))
+    assert [i.kind for i in info.value.issues] == ["duplicate"]
+    await source.send_answer(call, compose.success({}), confirm_duplicate=True)
+    assert len(call.results) == 2 and [msgpack.unpackb(d)["stanzaId"] for d, _ in source.sent] == [1, 2]
+
+    source.receive(request("t2", stanza=-2, timeout=1000), participant="agent")
+    late = source.store.find("conv_1", "t2")
+    source.store.clock.advance(2.0)
+    with pytest.raises(ConfirmationNeeded, match="deadline passed"):
+        await source.send_answer(late, compose.timeout(late))
+    await source.send_answer(late, compose.timeout(late), confirm_late=True, answered_by="auto")
+    assert late.result.answered_by == "auto" and late.late
+
+
+async def test_refusals_send_nothing(source):
+    source.receive(request("s1", execution="server"), participant="agent")
+    source.receive(request("t1", stanza=-2), participant="agent")
+    with pytest.raises(AnswerRefused, match="MUST NOT"):
+        await source.send_answer(source.store.find("conv_1", "s1"), compose.success({}))
+    call = source.store.find("conv_1", "t1")
+    with pytest.raises(AnswerRefused, match="64,000"):
+        await source.send_answer(call, compose.success({"blob": "x" * 70_000}))
+    source.fail_next_publish = "not connected"
+    with pytest.raises(AnswerRefused, match="not connected"):
+        await source.send_answer(call, compose.success({}))
+    assert source.sent == [] and not call.answered and source.next_stanza_id() == 1
+
+
+async def test_an_observer_cannot_answer(tmp_path):
+    src = MemorySource(CallStore(), answering=False)
+    src.receive(request("t1"), participant="agent")
+    call = src.store.find("conv_1", "t1")
+    assert [i.kind for i in src.review_answer(call, compose.success({})).refusals] == ["cannot_answer"]
+    with pytest.raises(AnswerRefused):
+        await src.send_answer(call, compose.success({}))
+
+
+def test_bad_packets_become_malformed_and_the_rest_keeps_flowing(source):
+    source.receive(b"\xc1 not msgpack", participant="agent")
+    source.receive(msgpack.packb([1, 2]), participant="agent")
+    source.receive(request("t1"), participant="agent")
+    assert len(source.store.malformed) == 3  # one per array item that is not an envelope
+    assert "not MessagePack" in source.store.malformed[0].reason
+    assert source.store.find("conv_1", "t1") is not None
+
+
+def test_room_events_are_messages_in_the_store_and_the_recording(source, tmp_path):
+    source.room_event("participant", "agent joined", sender="agent", identity="agent")
+    kinds = [(m.kind, m.text) for m in source.store.items]
+    assert kinds == [("participant", "agent joined")]
+    replay = CallStore()
+    load([str(tmp_path / "rec.jsonl")], replay)
+    assert [(m.kind, m.text) for m in replay.items] == [("participant", "agent joined")]
