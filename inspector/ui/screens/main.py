@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
+from rich.text import Text
 from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
@@ -42,20 +43,20 @@ class Session:
     label: str = ""
 
 
-class CallsChanged(Message):
+class CallsChanged(Message, bubble=False):
     """The store changed; one pending message stands for any number of changes."""
 
     def can_replace(self, message: Message) -> bool:
         return isinstance(message, CallsChanged)
 
 
-class LoadProgress(Message):
+class LoadProgress(Message, bubble=False):
     def __init__(self, progress: Progress) -> None:
         super().__init__()
         self.progress = progress
 
 
-class ReplayReady(Message):
+class ReplayReady(Message, bubble=False):
     def __init__(self, events: list[Event], namespaces: dict[int, str]) -> None:
         super().__init__()
         self.events = events
@@ -115,6 +116,7 @@ class MainScreen(MainActions, Screen):
         self.set_class(self.session.replay, "-replay")
         self.set_class(bool(self.session.source), "-live")
         self.call_list.follow = bool(self.session.source)
+        self.call_list.now = self.detail.now = self.now
         self.call_list.focus()
         self.watch(self.app, "now", self._on_tick, init=False)
         if self.session.replay:
@@ -298,7 +300,7 @@ class MainScreen(MainActions, Screen):
         try:
             flt = parse_filter(text)
         except FilterError as exc:
-            error.update(f"{' ' * (exc.position + 1)}^ {exc}")
+            error.update(Text(f"{' ' * (exc.position + 3)}^ column {exc.position + 1}: {exc.message}"))
             self.set_class(True, "-filter-error")
             return False
         error.update("")
