@@ -25,7 +25,7 @@ def make_request(call_id: str = "toolu_1", tool: str = "Bash", *, params: Any = 
                    summary=summary)
 
 
-def make_result(call_id: str = "toolu_1", outcome: Outcome = Outcome.SUCCESS, *, details: Any = None,
+def make_result(outcome: Outcome = Outcome.SUCCESS, *, call_id: str = "toolu_1", details: Any = None,
                 data: Any = None, ts: float | None = 1001.0, error_code: str | None = None,
                 error_message: str | None = None, answered_by: str | None = None) -> Result:
     return Result(call_id=call_id, outcome=outcome, ts=ts, data=data, details=details, error_code=error_code,

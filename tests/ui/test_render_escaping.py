@@ -72,7 +72,7 @@ def _surfaces(payload: str):
     yield render_diff(FileDiff(payload, hunks_from_structured_patch(
         [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [f" {payload}"]}]), old_path=payload),
         width=160, theme=THEME)
-    orphan = OrphanResult(make_result(payload, details=TextDetail(payload), error_message=payload))
+    orphan = OrphanResult(make_result(call_id=payload, details=TextDetail(payload), error_message=payload))
     yield render_item(orphan, width=100, theme=THEME, now=0.0)
     yield render_item(Message(payload, payload, group=payload, sender=payload, extra={payload: payload}),
                       width=100, theme=THEME, now=0.0)

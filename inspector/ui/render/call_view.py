@@ -8,7 +8,8 @@ from rich.text import Text
 
 from inspector.model import Call, Malformed, Message, OrphanResult, Request, Result, State
 from inspector.model.call import Item
-from inspector.ui.render.json_view import render_json
+from inspector.model.details import TextDetail
+from inspector.ui.render.json_view import render_json, render_value
 from inspector.ui.render.parts import clock, fields_line, heading, muted
 from inspector.ui.render.raw_view import render_raw
 from inspector.ui.render.result_views import data_size, render_result_body
@@ -35,8 +36,7 @@ def render_call(call: Call, request: Request | None = None, results: list[Result
     request = request if request is not None else call.request
     results = results if results is not None else list(call.results)
     if raw:
-        refs = [ref for ref in [request.raw, *(r.raw for r in results)] if ref is not None]
-        return Group(call_header(call, theme, now), render_raw(refs))
+        return Group(call_header(call, theme, now), Text(""), _raw_records(request, results, theme, width))
     parts: list[RenderableType] = [call_header(call, theme, now)]
     if any(r.error_code or r.error_message for r in results):
         parts.append(_errors(results, theme))
@@ -47,12 +47,34 @@ def render_call(call: Call, request: Request | None = None, results: list[Result
         for index, result in enumerate(results):
             parts.append(Text(""))
             parts.append(_result_heading(result, index, len(results), request.ts, theme))
-            parts.append(render_result_body(result, width=width, theme=theme, limits=limits, full_text=full_text))
+            parts.append(_body(result, width, theme, limits, full_text))
     else:
         parts += [Text(""), heading("result", theme), muted(_waiting(call, now), theme)]
     if call.children:
         parts += [Text(""), nested_calls(call, theme, now)]
     return Group(*parts)
+
+
+def _body(result: Result, width: int, theme: RenderTheme, limits: Limits, full_text: bool) -> RenderableType:
+    """A result's body, unless it only repeats the error message shown above."""
+    text = result.details.text if isinstance(result.details, TextDetail) else result.data
+    if result.details is None or isinstance(result.details, TextDetail):
+        if result.error_message and isinstance(text, str) and text.strip() == result.error_message.strip():
+            return muted("(the error message above is the whole result)", theme)
+    return render_result_body(result, width=width, theme=theme, limits=limits, full_text=full_text)
+
+
+def _raw_records(request: Request, results: list[Result], theme: RenderTheme, width: int) -> RenderableType:
+    """The request's record, then each result's, each labelled."""
+    refs, labels = [], []
+    if request.raw is not None:
+        refs.append(request.raw)
+        labels.append("request")
+    for index, result in enumerate(results):
+        if result.raw is not None:
+            refs.append(result.raw)
+            labels.append("result" if index == 0 else f"duplicate result {index}")
+    return render_raw(refs, theme=theme, width=width, labels=labels)
 
 
 def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
@@ -70,8 +92,10 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
     text.append_text(fields_line([("id", call.call_id), ("group", call.group or None),
                                   ("sender", request.sender or None),
                                   ("parent", call.parent.call_id if call.parent else None)], theme))
-    text.append("\n")
-    text.append_text(fields_line(_timings(call, now), theme))
+    timings = fields_line(_timings(call, now), theme)
+    if timings.plain:
+        text.append("\n")
+        text.append_text(timings)
     flags = _flags(call, theme)
     if flags.plain:
         text.append("\n")
@@ -165,25 +189,49 @@ def _waiting(call: Call, now: float | None) -> str:
 
 
 def nested_calls(call: Call, theme: RenderTheme, now: float | None) -> RenderableType:
-    """The calls made under this one (a subagent's tools), one short line each."""
-    children = [child for child in call.children if isinstance(child, Call)]
-    text = heading("nested calls", theme, f"{len(children)}")
+    """What happened under this call (a subagent's tool calls, subscription events), one line each."""
+    children = call.children
+    calls = sum(1 for child in children if isinstance(child, Call))
+    note = f"{calls} call{'s' if calls != 1 else ''}"
+    if len(children) > calls:
+        note += f", {len(children) - calls} other event{'s' if len(children) - calls != 1 else ''}"
+    text = heading("nested", theme, note)
     for child in children[:MAX_CHILDREN]:
-        state = child.state(now)
         text.append("\n")
-        text.append("● ", Style(color=theme.state_color(state)))
+        text.append_text(_child_line(child, theme, now))
+    if len(children) > MAX_CHILDREN:
+        text.append("\n")
+        text.append_text(cut_marker(len(children) - MAX_CHILDREN, "nested items"))
+    return text
+
+
+def _child_line(child: Item, theme: RenderTheme, now: float | None) -> Text:
+    text = Text()
+    if isinstance(child, Call):
+        state = child.state(now)
+        color = theme.state_color(state)
+        text.append("● ", Style(color=color))
         text.append(inline(child.tool, 60), Style(bold=True))
-        text.append(f"  {state.value.replace('_', ' ')}", Style(color=theme.state_color(state)))
+        text.append(f"  {state.value.replace('_', ' ')}", Style(color=color))
         latency = child.latency_ms
         if latency is not None:
             text.append(f"  {duration(latency / 1000)}", Style(color=theme.muted))
         if child.request.summary:
             text.append("  " + inline(child.request.summary, 120))
-        if child.children:
-            text.append(f"  (+{sum(1 for _ in child.walk()) - 1} nested)", Style(color=theme.muted))
-    if len(children) > MAX_CHILDREN:
-        text.append("\n")
-        text.append_text(cut_marker(len(children) - MAX_CHILDREN, "calls"))
+        inner = sum(1 for _ in child.walk()) - 1
+        if inner:
+            text.append(f"  (+{inner} nested)", Style(color=theme.muted))
+    elif isinstance(child, Message):
+        text.append("✉ ", Style(color=theme.muted))
+        text.append(inline(child.kind or "message", 40), Style(italic=True))
+        text.append(f"  {clock(child.ts)}  ", Style(color=theme.muted))
+        text.append(inline(child.text, 120))
+    elif isinstance(child, OrphanResult):
+        text.append("● orphan result ", Style(color=theme.orphan))
+        text.append(inline(child.call_id, 80))
+    else:
+        text.append("● malformed ", Style(color=theme.violation))
+        text.append(inline(getattr(child, "reason", ""), 120))
     return text
 
 
@@ -217,12 +265,12 @@ def _orphan(item: OrphanResult, width: int, theme: RenderTheme, raw: bool, full_
                                   ("tool", result.tool or None), ("sender", result.sender or None),
                                   ("at", clock(result.ts) if result.ts is not None else None)], theme))
     if raw:
-        return Group(head, render_raw(result.raw) if result.raw else muted("(no raw record)", theme))
+        return Group(head, Text(""), render_raw(result.raw, theme=theme, width=width))
     parts: list[RenderableType] = [head]
     if result.error_code or result.error_message:
         parts.append(_errors([result], theme))
     parts += [Text(""), _result_heading(result, 0, 1, None, theme)]
-    parts.append(render_result_body(result, width=width, theme=theme, limits=limits, full_text=full_text))
+    parts.append(_body(result, width, theme, limits, full_text))
     return Group(*parts)
 
 
@@ -234,8 +282,8 @@ def _message(item: Message, theme: RenderTheme, raw: bool, limits: Limits) -> Re
                                   ("at", clock(item.ts) if item.ts is not None else None),
                                   ("parent", item.parent_id)], theme))
     if raw:
-        return Group(head, render_raw(item.raw) if item.raw else muted("(no raw record)", theme))
-    body = safe_text(item.text, limits=limits) if item.text else muted("(no text)", theme)
+        return Group(head, Text(""), render_raw(item.raw, theme=theme))
+    body = render_value(item.text, theme, limits) if item.text else muted("(no text)", theme)
     parts: list[RenderableType] = [head, Text(""), body]
     if item.extra:
         parts += [Text(""), heading("extra", theme), render_json(item.extra, theme, limits)]
@@ -251,4 +299,4 @@ def _malformed(item: Malformed, theme: RenderTheme) -> RenderableType:
     head.append(inline(item.reason, 2000), Style(color=theme.failed))
     if item.raw is None:
         return head
-    return Group(head, Text(""), heading("record", theme), render_raw(item.raw))
+    return Group(head, Text(""), render_raw(item.raw, theme=theme))

@@ -32,19 +32,27 @@ def lexer_for_path(path: str | None) -> Lexer | None:
     return _lexer_for_name(name)
 
 
-@lru_cache(maxsize=256)
+@lru_cache(maxsize=1024)
 def _lexer_for_name(name: str) -> Lexer | None:
-    from pygments.lexers import get_lexer_by_name, get_lexer_for_filename
+    from pygments.lexers import find_lexer_class_by_name, find_lexer_class_for_filename
     from pygments.util import ClassNotFound
 
     try:
         if name in _SPECIAL_NAMES:
-            lexer = get_lexer_by_name(_SPECIAL_NAMES[name], stripnl=False, ensurenl=False)
+            lexer_class = find_lexer_class_by_name(_SPECIAL_NAMES[name])
         else:
-            lexer = get_lexer_for_filename(name, stripnl=False, ensurenl=False)
+            lexer_class = find_lexer_class_for_filename(name)
     except (ClassNotFound, ValueError):
         return None
-    return None if lexer.name == "Text only" else lexer
+    if lexer_class is None or lexer_class.name == "Text only":
+        return None
+    return _lexer_instance(lexer_class)
+
+
+@lru_cache(maxsize=128)
+def _lexer_instance(lexer_class) -> Lexer:
+    """One lexer object per language, shared by every path of that language."""
+    return lexer_class(stripnl=False, ensurenl=False)
 
 
 def lexer_by_name(alias: str) -> Lexer | None:

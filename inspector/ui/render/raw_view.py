@@ -25,8 +25,10 @@ MAX_HEX_BYTES = 64 * 1024
 
 
 def render_raw(raw: RawRef | Sequence[RawRef] | None, *, theme: RenderTheme | None = None, width: int = 100,
-               limits: Limits = DEFAULT_LIMITS) -> RenderableType:
+               limits: Limits = DEFAULT_LIMITS, labels: Sequence[str] | None = None) -> RenderableType:
     """One or several original records, each under a heading saying where it came from.
+
+    ``labels`` (one per record, e.g. "request", "result") title the headings; the default is "record".
 
     JSON is pretty-printed; MessagePack (binary packets, hex lines, a recording's base64 ``raw``)
     is shown decoded and as a hex dump (offset, hex, ASCII); anything else as text or hex.
@@ -39,16 +41,17 @@ def render_raw(raw: RawRef | Sequence[RawRef] | None, *, theme: RenderTheme | No
     for index, ref in enumerate(refs):
         if index:
             parts.append(Text(""))
-        parts.append(_where(ref, theme))
+        label = labels[index] if labels is not None and index < len(labels) else "record"
+        parts.append(_where(ref, label, theme))
         parts.extend(_body(ref, theme, width, limits))
     return Group(*parts)
 
 
-def _where(ref: RawRef, theme: RenderTheme) -> Text:
+def _where(ref: RawRef, label: str, theme: RenderTheme) -> Text:
     span = None
     if ref.offset >= 0:
         span = f"bytes {ref.offset:,}–{ref.offset + ref.length:,}"
-    text = heading("record", theme)
+    text = heading(label, theme)
     text.append("  ")
     text.append_text(fields_line([("", ref.where), ("file", ref.source or None), ("", span),
                                   ("format", ref.protocol or None)], theme))
@@ -62,8 +65,9 @@ def _body(ref: RawRef, theme: RenderTheme, width: int, limits: Limits) -> list[R
         return [Text(f"cannot read the record: {exc.strerror or type(exc).__name__}", Style(color=theme.failed))]
     if not data:
         return [muted("(empty record)", theme)]
-    if ref.protocol == "alicia" and (ref.data is not None or ref.where.startswith("packet")):
-        return _msgpack_parts(data, theme, width, limits)
+    packet = _hex_packet(data) if ref.protocol in ("alicia", "") else None
+    if packet is not None:
+        return [muted("hex-encoded MessagePack", theme), *_msgpack_parts(packet, theme, width, limits)]
     parsed = _json(data)
     if parsed is not _NOT:
         parts: list[RenderableType] = [render_json(parsed, theme, limits)]
@@ -71,10 +75,8 @@ def _body(ref: RawRef, theme: RenderTheme, width: int, limits: Limits) -> list[R
         if packet is not None:
             parts += _msgpack_parts(packet, theme, width, limits, decoded="decoded" not in parsed)
         return parts
-    if ref.protocol in ("alicia", ""):
-        packet = _hex_packet(data)
-        if packet is not None:
-            return [muted("hex-encoded MessagePack", theme), *_msgpack_parts(packet, theme, width, limits)]
+    if ref.protocol == "alicia":
+        return _msgpack_parts(data, theme, width, limits)
     try:
         return [safe_text(data.decode("utf-8"), limits=limits)]
     except UnicodeDecodeError:
