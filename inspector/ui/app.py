@@ -38,7 +38,7 @@ class InspectorApp(App[int]):
     """Shows sessions from files, a replay, or a live source; with no session, the session browser."""
 
     TITLE = "inspector"
-    CSS_PATH = ["app.tcss", "main.tcss", "browser.tcss"]  # one sheet per screen (default screens skip their own CSS_PATH)
+    CSS_PATH = ["app.tcss", "main.tcss", "browser.tcss", "answer.tcss"]  # one sheet per screen (default screens skip their own CSS_PATH)
     BINDINGS = keys.APP_BINDINGS
     COMMANDS = App.COMMANDS | {InspectorCommands}
 

@@ -27,7 +27,7 @@ class InspectorCommands(Provider):
             if key.scope == "app":
                 target = self.app
                 action = key.action.removeprefix("app.")
-            elif not on_main:
+            elif not on_main or key.scope not in ("main", "list"):
                 continue
             elif key.scope == "list":
                 target = screen.query_one(CallList)

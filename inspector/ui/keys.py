@@ -18,10 +18,11 @@ class Key:
     scope: str
     show: bool = False
     tooltip: str = ""
+    priority: bool = False
 
     def binding(self) -> Binding:
         return Binding(self.keys, self.action, self.description, show=self.show, id=self.id,
-                       tooltip=self.tooltip or self.description)
+                       tooltip=self.tooltip or self.description, priority=self.priority)
 
 
 KEYS: tuple[Key, ...] = (
@@ -61,6 +62,13 @@ KEYS: tuple[Key, ...] = (
     Key("faster", "plus,equals_sign", "speed(1)", "Faster", "main"),
     Key("slower", "minus", "speed(-1)", "Slower", "main"),
     Key("focus-detail", "tab", "focus_detail", "Detail", "main", tooltip="Move focus to the detail pane"),
+    # the answer screen (ctrl+enter rarely reaches a terminal app: ctrl+j and alt+enter stand in)
+    Key("answer-send", "ctrl+s,ctrl+enter,ctrl+j,alt+enter", "send", "Send the answer", "answer",
+        priority=True),
+    Key("answer-unknown-tool", "ctrl+u", "quick('unknown_tool')", "Answer: unknown tool", "answer",
+        priority=True),
+    Key("answer-timeout", "ctrl+t", "quick('timeout')", "Answer: timeout", "answer", priority=True),
+    Key("answer-cancel", "escape", "cancel", "Cancel", "answer"),
     # the whole app
     Key("help", "question_mark,f1", "app.help", "Help", "app", show=True),
     Key("theme", "t", "app.cycle_theme", "Theme", "app", tooltip="Next theme"),
@@ -78,7 +86,7 @@ CALL_LIST_BINDINGS = bindings("list")
 MAIN_BINDINGS = bindings("main")
 APP_BINDINGS = bindings("app")
 
-SCOPE_TITLES = {"list": "Call list", "main": "Main screen", "app": "Everywhere"}
+SCOPE_TITLES = {"list": "Call list", "main": "Main screen", "answer": "Answer screen", "app": "Everywhere"}
 
 
 def check_keymap(keymap: dict[str, object]) -> tuple[dict[str, str], list[str]]:

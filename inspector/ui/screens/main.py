@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -16,6 +17,7 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from inspector.model import CallStore
 from inspector.model.events import Event
 from inspector.model.filter import FilterError, parse_filter
+from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.feed import StoreFeed, Tally
 from inspector.ui.loading import Opened, Progress, keep_payloads_for, read_all, read_into, source_labels
@@ -54,6 +56,10 @@ class LoadProgress(Message, bubble=False):
     def __init__(self, progress: Progress) -> None:
         super().__init__()
         self.progress = progress
+
+
+class SourceChanged(Message, bubble=False):
+    """A live source's state changed (connected, reconnecting...)."""
 
 
 class ReplayReady(Message, bubble=False):
@@ -129,7 +135,30 @@ class MainScreen(MainActions, Screen):
         else:
             self._watch_store(self.store)
             self.post_message(CallsChanged())
+        if self.session.source is not None:
+            self._start_source()
         self._update_status()
+
+    def _start_source(self) -> None:
+        source = self.session.source
+        watch = getattr(source, "watch_state", None)
+        if callable(watch):
+            watch(lambda state: self.post_message(SourceChanged()))
+        start = getattr(source, "start", None)
+        if callable(start):
+            self.run_worker(start(), group="source", exit_on_error=False,
+                            description=f"connecting to {one_line(self.session.label, 60)}")
+
+    def on_source_changed(self, message: SourceChanged) -> None:
+        self._update_status()
+
+    async def on_unmount(self) -> None:
+        stop = getattr(self.session.source, "stop", None)
+        if callable(stop):
+            try:
+                await asyncio.wait_for(stop(), 5)
+            except Exception:  # noqa: BLE001 - leaving must not fail because a source would not stop
+                pass
 
     def _watch_store(self, store: CallStore) -> None:
         self.store = store
@@ -245,7 +274,7 @@ class MainScreen(MainActions, Screen):
         store = self.store
         status = Status(
             sources=self._sources_text(),
-            connection=getattr(self.session.source, "state", None) if self.session.source else None,
+            connection=self._connection(),
             counts=self.tally.counts(self.now),
             orphans=len(store.orphans),
             malformed=len(store.malformed),
@@ -257,6 +286,12 @@ class MainScreen(MainActions, Screen):
             filter=self.view.filter.text if self.view.filter is not None else "",
         )
         self.query_one(StatusBar).show(status)
+
+    def _connection(self) -> str | None:
+        state = getattr(self.session.source, "state", None)
+        if state is None:
+            return None
+        return str(getattr(state, "label", state))
 
     def _sources_text(self) -> str:
         if self.session.label:

@@ -69,8 +69,8 @@ class StatusBar(Static):
         text.append(one_line(status.sources, 60), self._style("source"))
         if status.connection:
             text.append("  ")
-            text.append(one_line(status.connection, 40), self._style("on" if status.connection ==
-                                                                     "connected" else "off"))
+            connected = status.connection.startswith("connected")
+            text.append(one_line(status.connection, 60), self._style("on" if connected else "off"))
         if status.loading is not None:
             text.append(f"  loading {status.loading * 100:.0f}%", self._style("on"))
         text.append("  ")

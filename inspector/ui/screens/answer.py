@@ -1,0 +1,164 @@
+"""The answer screen: stand in for the client and send a ToolUseResult for a pending request."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.console import Group
+from rich.text import Text
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.screen import ModalScreen
+from textual.widgets import Checkbox, Input, Select, Static, TextArea
+
+from inspector.answer import compose
+from inspector.model import Call
+from inspector.textsafe import clean, one_line
+from inspector.ui import keys
+
+SUCCESS = "success"
+KIND_CHOICES = [("success (result map)", SUCCESS)] + [(f"failure: {code}", code)
+                                                       for code in compose.ERROR_CHOICES]
+ISSUE_STYLES = {compose.Severity.REFUSE: "bold red", compose.Severity.CONFIRM: "bold yellow",
+                compose.Severity.NOTE: "dim"}
+
+
+class AnswerScreen(ModalScreen[Any]):
+    """Compose an answer (success with a JSON map, or an error code and message), preview, confirm, send."""
+
+    BINDINGS = keys.bindings("answer")
+
+    def __init__(self, call: Call, source: Any) -> None:
+        super().__init__()
+        self.call = call
+        self.source = source
+        self.review: compose.Review | None = None
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="answer-box"):
+            yield Static("", id="answer-head")
+            with Horizontal(id="answer-kind-row"):
+                yield Select(KIND_CHOICES, value=SUCCESS, allow_blank=False, id="answer-kind")
+                yield Input(placeholder="custom error code", id="answer-code")
+            yield TextArea("{}", language="json", id="answer-result", show_line_numbers=False)
+            yield Input(placeholder="error message (errorMessage)", id="answer-message")
+            with Horizontal(id="answer-confirms"):
+                yield Checkbox("send a second answer (duplicate)", id="confirm-duplicate")
+                yield Checkbox("send after the deadline (late)", id="confirm-late")
+            with VerticalScroll(id="answer-preview-box"):
+                yield Static("", id="answer-issues")
+                yield Static("", id="answer-preview")
+            yield Static(Text("ctrl+s send (also ctrl+enter, ctrl+j, alt+enter) · ctrl+u unknown tool · "
+                              "ctrl+t timeout · esc cancel", style="dim"), id="answer-keys")
+
+    def on_mount(self) -> None:
+        self.watch(self.app, "now", self._show_head)
+        self.query_one("#answer-result", TextArea).focus()
+        self._update()
+
+    # -- the draft -------------------------------------------------------------------------------
+    @property
+    def kind(self) -> str:
+        value = self.query_one("#answer-kind", Select).value
+        return value if isinstance(value, str) else SUCCESS
+
+    def draft(self) -> tuple[compose.Draft | None, str | None]:
+        """The answer as typed, or None and why it cannot be composed (e.g. JSON with a mistake)."""
+        text = self.query_one("#answer-result", TextArea).text
+        result, problem = compose.parse_result(text)
+        if self.kind == SUCCESS:
+            return (None, problem) if problem else (compose.success(result), None)
+        code = self.query_one("#answer-code", Input).value.strip() if self.kind == compose.CUSTOM else self.kind
+        message = self.query_one("#answer-message", Input).value
+        partial = result if result else None
+        if problem and text.strip() not in ("", "{}"):
+            return None, f"partial result: {problem}"
+        return compose.failure(code, message if message.strip() else None, result=partial), None
+
+    @on(Select.Changed, "#answer-kind")
+    def _kind_changed(self) -> None:
+        failing = self.kind != SUCCESS
+        self.set_class(failing, "-failure")
+        self.set_class(self.kind == compose.CUSTOM, "-custom")
+        if failing and self.kind != compose.CUSTOM:
+            self.query_one("#answer-message", Input).value = compose.default_message(self.kind, self.call)
+        self._update()
+
+    @on(Input.Changed)
+    @on(TextArea.Changed)
+    @on(Checkbox.Changed)
+    def _changed(self) -> None:
+        self._update()
+
+    def _update(self) -> None:
+        draft, problem = self.draft()
+        issues = Text()
+        if problem:
+            issues.append(one_line(problem, 300) + "\n", "bold red")
+            self.review = None
+        else:
+            try:
+                self.review = self.source.review_answer(self.call, draft)
+            except Exception as exc:  # noqa: BLE001 - a source that cannot review says why
+                self.review = None
+                issues.append(one_line(str(exc), 300) + "\n", "bold red")
+        review = self.review
+        if review is not None:
+            for issue in review.issues:
+                issues.append(f"{issue.severity.value}: ", ISSUE_STYLES[issue.severity])
+                issues.append(one_line(issue.message, 400) + "\n")
+            kinds = {issue.kind for issue in review.confirmations}
+            self.set_class("duplicate" in kinds, "-confirm-duplicate")
+            self.set_class("late" in kinds, "-confirm-late")
+            preview = Text(clean(review.preview_json()), style="dim") if review.envelope else Text("")
+            size = Text(f"{review.size:,} bytes, stanzaId {review.stanza_id}", style="italic")
+            self.query_one("#answer-preview", Static).update(Group(size, preview))
+        self.query_one("#answer-issues", Static).update(issues)
+        self._show_head(self.app.now)
+
+    def _show_head(self, now: float) -> None:
+        call = self.call
+        head = Text("Answer ", style="bold")
+        head.append(one_line(call.tool, 60), "bold")
+        head.append(f"  id {one_line(call.call_id, 60)}  ", "dim")
+        executor = call.request.executor.value if call.request.executor else "no execution"
+        head.append(executor + "  ")
+        head.append(compose.time_left_text(call, now), "bold yellow" if (call.remaining(now) or 1) > 0 else "bold red")
+        head.append("\n" + one_line(call.request.summary, 200), "dim")
+        self.query_one("#answer-head", Static).update(head)
+
+    # -- actions ---------------------------------------------------------------------------------
+    def action_quick(self, code: str) -> None:
+        """One key answers: the spec's unknown_tool or timeout failure with its exact message."""
+        self.query_one("#answer-kind", Select).value = code
+        self.query_one("#answer-result", TextArea).text = ""
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+    def action_send(self) -> None:
+        self._send()
+
+    @work(exclusive=True, group="answer", exit_on_error=False, description="sending the answer")
+    async def _send(self) -> None:
+        from inspector.sources.base import AnswerError, ConfirmationNeeded
+
+        draft, problem = self.draft()
+        issues = self.query_one("#answer-issues", Static)
+        if draft is None:
+            issues.update(Text(one_line(problem or "nothing to send", 300), style="bold red"))
+            return
+        try:
+            sent = await self.source.send_answer(
+                self.call, draft, confirm_duplicate=self.query_one("#confirm-duplicate", Checkbox).value,
+                confirm_late=self.query_one("#confirm-late", Checkbox).value)
+        except ConfirmationNeeded as exc:
+            issues.update(Text("confirm first: " + one_line(str(exc), 400), style="bold yellow"))
+            return
+        except AnswerError as exc:
+            issues.update(Text("not sent: " + one_line(str(exc), 400), style="bold red"))
+            return
+        self.app.notify(f"Answer sent for {one_line(self.call.call_id, 60)} (stanzaId {sent.stanza_id}).",
+                        timeout=4)
+        self.dismiss(sent)

@@ -1,0 +1,84 @@
+"""A live source in the app: connection state in the status bar, and the answer screen end to end."""
+
+from __future__ import annotations
+
+import msgpack
+from screen_text import screen_text
+from ui_factories import SIZE, T0, make_app
+
+from inspector.model import CallStore, FakeClock, State
+from inspector.protocols import alicia
+from inspector.sources.memory import MemorySource
+from inspector.ui.screens.answer import AnswerScreen
+from inspector.ui.widgets.call_list import CallList
+
+
+def request(call_id: str, execution: str = "client", timeout: int = 30_000) -> bytes:
+    body = {"id": call_id, "messageId": "m1", "toolName": "read_local_file", "execution": execution,
+            "parameters": {"filePath": "/x"}, "timeoutMs": timeout}
+    return alicia.encode_envelope(type_=6, body=body, conversation_id="conv_1", stanza_id=-1)
+
+
+def live_app():
+    clock = FakeClock(T0)
+    store = CallStore(clock=clock)
+    source = MemorySource(store, identity="inspector-test", room="demo")
+    return make_app(store, clock=clock, source=source, label="room demo"), source, store
+
+
+async def test_live_calls_arrive_the_status_shows_the_connection_and_a_answers():
+    app, source, store = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert "connected · room demo" in screen_text(app)
+        source.receive(request("t1"), participant="agent", topic="alicia")
+        await pilot.pause()
+        call = store.find("conv_1", "t1")
+        assert app.screen.query_one(CallList).item is call  # a live list follows new calls
+        assert "30s" in screen_text(app)
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, AnswerScreen)
+        assert "30.0 s left" in screen_text(app)
+        area = app.screen.query_one("#answer-result")
+        area.text = '{"content": "hello"}'
+        await pilot.pause()
+        assert '"content": "hello"' in screen_text(app)  # the exact envelope is previewed
+        await pilot.press("ctrl+j")  # the ctrl+enter fallback sends
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, AnswerScreen)
+        [(data, topic)] = source.sent
+        assert msgpack.unpackb(data)["body"] == {"id": "t1", "success": True, "result": {"content": "hello"}}
+        assert call.state(store.clock.now()) is State.SUCCEEDED and call.result.answered_by == "inspector"
+        assert "answered by inspector" in screen_text(app)
+
+
+async def test_quick_answer_unknown_tool_and_the_duplicate_needs_a_confirmation():
+    app, source, store = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        source.receive(request("t2"), participant="agent")
+        await pilot.pause()
+        await pilot.press("a", "ctrl+u")
+        await pilot.pause()
+        assert "Tool 'read_local_file' is not supported by this client" in screen_text(app)
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        body = msgpack.unpackb(source.sent[0][0])["body"]
+        assert body["errorCode"] == "unknown_tool" and body["success"] is False
+        await pilot.press("a")
+        await pilot.pause()
+        assert any("pending request" in str(n.message) for n in app._notifications)  # already answered
+
+
+async def test_server_requests_cannot_be_answered():
+    app, source, store = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        source.receive(request("s1", execution="server"), participant="agent")
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        assert not isinstance(app.screen, AnswerScreen)
+        assert any("client or either" in str(n.message) for n in app._notifications)
+        assert source.sent == []
