@@ -1,0 +1,148 @@
+"""Files in the app: side by side, a quick first screen while loading, follow, replay, command-line errors."""
+
+from __future__ import annotations
+
+import shutil
+import threading
+import types
+from pathlib import Path
+
+from screen_text import screen_text
+from ui_factories import SIZE, T0, file_app, request, result
+
+from inspector.cli import main as cli_main
+from inspector.config import Config
+from inspector.model import CallStore, FakeClock
+from inspector.ui.app import InspectorApp
+from inspector.ui.loading import Opened, Progress, read_into
+from inspector.ui.options import UiOptions
+from inspector.ui.screens.main import Session
+from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.status_bar import StatusBar
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
+DEMO = SAMPLES / "demo.recording.jsonl"
+
+
+def rows(app) -> list:
+    return app.screen.query_one(CallList).view.items
+
+
+def status(app) -> str:
+    return str(app.screen.query_one(StatusBar).render())
+
+
+async def wait_for(pilot, condition, seconds: float = 5.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
+async def test_two_files_open_side_by_side_with_a_source_column():
+    app = file_app([SAMPLES / "rap.jsonl", SAMPLES / "lmkit.jsonl"])
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        text = screen_text(app)
+        assert any("rap.jsonl" in line and "edit_file" in line for line in text.splitlines())
+        assert any("lmkit.jsonl" in line and "get_weather" in line for line in text.splitlines())
+        assert "(lmkit, rap)" in status(app)
+
+
+async def test_the_first_calls_show_while_the_rest_is_still_loading(tmp_path):
+    gate = threading.Event()
+    path = tmp_path / "slow.jsonl"
+    path.write_bytes(b"x" * 1000)
+
+    def read(_path):
+        for index in range(50):
+            yield request(f"a{index}", ts=T0 + index)
+        gate.wait(10)
+        for index in range(50):
+            yield result(f"a{index}", ts=T0 + index + 0.5)
+
+    module = types.SimpleNamespace(NAME="slow", read=read)
+    session = Session(opened=[Opened(str(path), module, "", 1000)])
+    app = InspectorApp(UiOptions(theme_dirs=[]), clock=FakeClock(T0 + 60), config=Config(), session=session)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_for(pilot, lambda: len(rows(app)) == 50)
+        assert app.screen.has_class("-loading")  # the progress bar stands under the first screen of calls
+        assert "pending" in screen_text(app)
+        gate.set()
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert "ok 50" in status(app)
+
+
+def test_read_into_reports_progress_in_time_boxed_batches(tmp_path):
+    path = tmp_path / "demo.jsonl"
+    shutil.copy(DEMO, path)
+    from inspector.protocols import recording
+
+    ticks = iter(i * 0.01 for i in range(10**6))
+    reports: list[Progress] = []
+    store = CallStore()
+    read_into(store, [Opened(str(path), recording, "", path.stat().st_size)], progress=reports.append,
+              clock=lambda: next(ticks))
+    assert reports[-1].finished and reports[-1].fraction == 1.0
+    assert len(reports) <= 3  # a small file: at most a report per 0.1 s of (fake) time, plus the last
+    assert store.call_count > 5
+
+
+async def test_follow_shows_lines_appended_to_the_file(tmp_path):
+    path = tmp_path / "growing.jsonl"
+    lines = DEMO.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:6]))
+    app = file_app([path], follow=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_for(pilot, lambda: app.screen.following)
+        before = len(rows(app))
+        assert "follow on" in status(app)
+        with path.open("a") as fh:
+            fh.write("".join(lines[6:12]))
+        assert await wait_for(pilot, lambda: len(rows(app)) > before)
+        await pilot.press("F")  # F turns following off
+        assert not app.screen.following and "follow off" in status(app)
+
+
+async def test_replay_plays_steps_and_changes_speed_on_the_replay_clock():
+    clock = FakeClock(T0)
+    app = file_app([DEMO], clock=clock, replay=True)
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_for(pilot, lambda: app.screen.replay is not None)
+        control = app.screen.replay
+        assert control.replayer.playing
+        first = len(rows(app))
+        clock.advance(5)  # five seconds of the recording at 1x
+        assert await wait_for(pilot, lambda: len(rows(app)) > first)
+        await pilot.press("space")  # pause
+        assert not control.replayer.playing
+        app.tick()
+        assert app.now == control.clock.now()  # countdowns follow the replay clock, not the wall
+        shown = len(rows(app))
+        await pilot.press("right_square_bracket")
+        await pilot.pause()
+        assert len(rows(app)) >= shown and control.replayer.index > 0
+        index = control.replayer.index
+        await pilot.press("left_square_bracket", "left_square_bracket")
+        await pilot.pause()
+        assert control.replayer.index < index
+        await pilot.press("plus")
+        assert control.replayer.speed == 2.0
+        await pilot.press("plus", "plus")
+        assert "instant" in status(app)
+        await pilot.press("space")
+        assert await wait_for(pilot, lambda: control.replayer.finished)
+        assert f"{control.replayer.total}/{control.replayer.total}" in screen_text(app)
+
+
+def test_open_with_an_unusable_path_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
+    monkeypatch.setenv("INSPECTOR_CONFIG", str(tmp_path / "no-config.toml"))
+    assert cli_main(["open", str(tmp_path / "missing.jsonl")]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "missing.jsonl: no such file" in err
+    garbage = tmp_path / "garbage.bin"
+    garbage.write_bytes(b"\x00\x01 not a session")
+    assert cli_main([str(garbage)]) == 2
+    assert "not a format the inspector reads" in capsys.readouterr().err
+    assert cli_main(["open", "--replay", "--speed", "fast", str(DEMO)]) == 2
