@@ -1,0 +1,119 @@
+"""``inspector demo``: start the loopback room, the simulated agent (a child process) and the inspector."""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import os
+import secrets
+import subprocess
+import sys
+import tempfile
+from typing import IO
+
+from inspector.live.session import LiveOptions, LiveSession
+from inspector.sources.base import SourceState, SourceStatus
+
+RULES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo_rules.toml")
+EXIT_SETUP = 2
+
+
+def _room_server_class(err: IO[str]):
+    try:
+        from inspector.room import RoomServerThread
+
+        return RoomServerThread
+    except ImportError as exc:
+        err.write(f"inspector demo: the loopback room needs the room extra (missing module {exc.name!r}): "
+                  "pip install 'inspector[room]'\n")
+        return None
+
+
+class AgentProcess:
+    """The simulated agent in its own process (the SDK can abort at exit; the inspector must not)."""
+
+    def __init__(self, url: str, room: str, agent_token: str, user_token: str, *, rounds: int, speed: float,
+                 log_path: str) -> None:
+        self.log_path = log_path
+        self._log = open(log_path, "ab")
+        command = [sys.executable, "-m", "inspector.demo.agent", "--url", url, "--room", room,
+                   "--agent-token", agent_token, "--user-token", user_token, "--rounds", str(rounds),
+                   "--speed", str(speed)]
+        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT)
+        self._started = False
+
+    def go(self, state: SourceState | None = None) -> None:
+        """Tell the agent to start its script (once, when the inspector is in the room)."""
+        if self._started or (state is not None and state.status is not SourceStatus.CONNECTED):
+            return
+        self._started = True
+        try:
+            assert self.proc.stdin is not None
+            self.proc.stdin.write(b"go\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
+
+    async def finished(self) -> int:
+        return await asyncio.get_running_loop().run_in_executor(None, self.proc.wait)
+
+    def stop(self) -> None:
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait()
+        self._log.close()
+
+
+def run_demo(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+    """Run the demo; exit code 2 when the room extra is missing or nothing can connect here."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    from inspector.live import netcheck
+
+    if netcheck.only_loopback():
+        err.write(f"inspector demo: {netcheck.ONLY_LO_EXPLANATION}\n")
+        return EXIT_SETUP
+    server_class = _room_server_class(err)
+    if server_class is None:
+        return EXIT_SETUP
+    rules = args.answer_rules or (RULES_PATH if args.auto else None)
+    rounds = args.rounds if args.rounds is not None else (1 if args.no_ui else 0)
+    with server_class(port=0) as server:
+        room = f"conv_demo_{secrets.token_hex(3)}"
+        options = LiveOptions(url=server.url, room=room, api_key=server.api_key, api_secret=server.api_secret,
+                              answer=args.answer, answer_rules=rules, record=args.record, no_record=args.no_record,
+                              no_ui=args.no_ui, json=args.json, verbose=args.verbose)
+        from inspector.answer.rules import RulesError
+        from inspector.live.errors import SetupError
+
+        try:
+            session = LiveSession.prepare(options, env={})
+        except (SetupError, RulesError) as exc:
+            err.write(f"inspector demo: {exc}\n")
+            return EXIT_SETUP
+        log_path = os.path.join(tempfile.gettempdir(), f"inspector-demo-agent-{room}.log")
+        agent = AgentProcess(server.url, room, server.mint_token("demo-agent", room, name="Alicia (demo)"),
+                             server.mint_token("demo-user", room, name="Demo user"), rounds=rounds,
+                             speed=args.speed, log_path=log_path)
+        session.source.watch_state(agent.go)
+        try:
+            return _run(session, agent, out, err)
+        finally:
+            agent.stop()
+            session.close()
+
+
+def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str]) -> int:
+    from inspector.live import logs
+    from inspector.live.runner import run_headless, run_ui
+
+    logs.configure(session.credentials.secrets, to_stderr=session.options.verbose and session.options.no_ui)
+    if session.options.no_ui:
+        err.write(f"inspector demo: room {session.credentials.room} at {session.credentials.url}; "
+                  f"agent log {agent.log_path}\n")
+        return asyncio.run(run_headless(session, out, err, until=agent.finished()))
+    return run_ui(session, err)

@@ -1,0 +1,90 @@
+"""Run ``inspector live``: headless (printing calls or JSON lines) or in the Textual UI."""
+
+from __future__ import annotations
+
+import asyncio
+import signal
+import sys
+from collections.abc import Awaitable
+from typing import IO
+
+from inspector.answer.rules import RulesError
+from inspector.live import logs
+from inspector.live.errors import SetupError
+from inspector.live.printer import Printer
+from inspector.live.session import LiveOptions, LiveSession
+
+EXIT_OK, EXIT_LOST, EXIT_SETUP = 0, 1, 2
+
+
+def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+    """The whole command: prepare (exit 2 on a setup or rules mistake), then run headless or with the UI."""
+    out = out or sys.stdout
+    err = err or sys.stderr
+    try:
+        session = LiveSession.prepare(options)
+    except (SetupError, RulesError) as exc:
+        err.write(f"inspector live: {exc}\n")
+        return EXIT_SETUP
+    logs.configure(session.credentials.secrets, to_stderr=options.verbose and options.no_ui)
+    try:
+        if options.no_ui:
+            return asyncio.run(run_headless(session, out, err))
+        return run_ui(session, err)
+    finally:
+        session.close()
+
+
+def run_ui(session: LiveSession, err: IO[str]) -> int:
+    """Hand the wired source and store to the UI (``inspector.ui.app.run_live``) when it exists."""
+    try:
+        from inspector.ui.app import run_live
+    except ImportError:
+        err.write("inspector live: the UI is not available in this build (no inspector.ui.app.run_live); "
+                  "use --no-ui to print calls instead\n")
+        return EXIT_SETUP
+    result = run_live(session.source, session.store, session.options)
+    return int(result or 0)
+
+
+async def run_headless(session: LiveSession, out: IO[str], err: IO[str], *,
+                       until: Awaitable[object] | None = None) -> int:
+    """Join, print each change, until Ctrl+C, SIGTERM, the room is lost, or ``until`` completes."""
+    options = session.options
+    printer = Printer(session.store, out, as_json=options.json).attach(asyncio.get_running_loop())
+    if options.recording_path:
+        printer.note("recording", f"recording to {options.recording_path}", path=options.recording_path)
+    if session.engine is not None and options.rules is not None:
+        printer.note("auto-responder", f"auto-answering with {len(options.rules)} rule(s) from "
+                     f"{options.answer_rules}", rules=len(options.rules))
+    stop = asyncio.Event()
+    loop = asyncio.get_running_loop()
+    for sig in (signal.SIGINT, signal.SIGTERM):
+        try:
+            loop.add_signal_handler(sig, stop.set)
+        except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread / Windows
+            pass
+    from inspector.sources.livekit_room import LiveConnectError
+
+    try:
+        await session.source.start()
+    except LiveConnectError as exc:
+        err.write(f"inspector live: {session.redact(str(exc))}\n")
+        return EXIT_SETUP
+    waiters = [asyncio.ensure_future(stop.wait())]
+    lost = session.source.lost
+    if lost is not None:
+        waiters.append(asyncio.ensure_future(lost.wait()))
+    if until is not None:
+        waiters.append(asyncio.ensure_future(until))
+    try:
+        await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+    finally:
+        for waiter in waiters:
+            waiter.cancel()
+        was_lost = lost is not None and lost.is_set()
+        await session.stop()
+    if was_lost:
+        err.write(f"inspector live: the room connection was lost ({session.source.state.detail})\n")
+        return EXIT_LOST
+    return EXIT_OK

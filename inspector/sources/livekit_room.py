@@ -1,0 +1,193 @@
+"""A live LiveKit room through the real ``livekit`` SDK: packets in, answers out, room events as messages.
+
+The SDK calls back on the asyncio loop that runs :meth:`LiveKitSource.start`; the store is only touched
+there. Per packet the work is one decode, one recording line and one store update (see
+``bench/bench_ingest.py``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+from inspector.model import CallStore
+from inspector.protocols.recording import RecordingWriter
+from inspector.sources.base import AnswerRefused, PacketSource, SourceStatus
+
+_REASONS = {
+    "UNKNOWN_REASON": "the connection was lost",
+    "CLIENT_INITIATED": "left the room",
+    "DUPLICATE_IDENTITY": "another participant joined with the same identity",
+    "SERVER_SHUTDOWN": "the server shut down",
+    "PARTICIPANT_REMOVED": "removed from the room by the server",
+    "ROOM_DELETED": "the room was deleted",
+    "STATE_MISMATCH": "the server lost track of this participant",
+    "JOIN_FAILURE": "the join failed",
+    "SIGNAL_CLOSE": "the signalling connection closed",
+    "ROOM_CLOSED": "the room was closed",
+    "CONNECTION_TIMEOUT": "the connection timed out",
+    "MEDIA_FAILURE": "the media connection failed",
+}
+
+
+class LiveConnectError(Exception):
+    """Joining the room failed; ``str()`` is a sentence a user can act on (never a secret)."""
+
+
+def safe_url(url: str) -> str:
+    """The URL without user info, query or fragment (where secrets could hide)."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    parts = urlsplit(url)
+    host = parts.hostname or ""
+    if parts.port:
+        host += f":{parts.port}"
+    return urlunsplit((parts.scheme, host, parts.path, "", ""))
+
+
+def disconnect_reason_text(reason: Any) -> str:
+    """Words for an SDK ``DisconnectReason`` value."""
+    try:
+        from livekit import rtc
+
+        name = rtc.DisconnectReason.Name(reason)
+    except (ValueError, ImportError, TypeError):
+        return f"disconnected (reason {reason})"
+    return _REASONS.get(name, name.lower().replace("_", " "))
+
+
+class LiveKitSource(PacketSource):
+    """Joins one LiveKit room with a token; every data packet goes through the Alicia decoder.
+
+    ``answering`` must match what the token grants (``canPublishData``): it sets :attr:`can_answer`.
+    ``explain(url, exc) -> str`` turns a connection failure into a readable sentence and the optional
+    ``async preflight(url) -> str | None`` checks the network path first (see ``inspector.live.errors``).
+    """
+
+    name = "livekit"
+    is_live = True
+
+    def __init__(self, url: str, token: str, store: CallStore, writer: RecordingWriter | None = None, *,
+                 room: str = "", identity: str = "", answering: bool = False,
+                 connect_timeout: float | None = None, explain: Any = None, preflight: Any = None) -> None:
+        super().__init__(store, writer, identity=identity, answering=answering)
+        self.url = url
+        self.display_url = safe_url(url)
+        self._token = token
+        self._connect_timeout = connect_timeout
+        self._explain = explain
+        self._preflight = preflight
+        self._room: Any = None
+        self._stopping = False
+        self.lost: asyncio.Event | None = None  # set when the room is lost (created in start())
+        self._set_state(room=room)
+
+    # -- lifecycle ---------------------------------------------------------------------
+    async def start(self) -> None:
+        """Connect and start listening; raises :class:`LiveConnectError` with a readable reason."""
+        from livekit import rtc
+
+        self.lost = asyncio.Event()
+        self._set_state(status=SourceStatus.CONNECTING, detail=f"joining {self.display_url}")
+        self.room_event("connection", f"connecting to {self.display_url}")
+        if self._preflight is not None:
+            problem = await self._preflight(self.url)
+            if problem:
+                self._fail(problem)
+        room = rtc.Room()
+        self._room = room
+        self._wire(room)
+        options = rtc.RoomOptions(auto_subscribe=False, connect_timeout=self._connect_timeout)
+        failure = None
+        try:
+            await room.connect(self.url, self._token, options)
+        except Exception as exc:  # noqa: BLE001 - the SDK's ConnectError and anything the FFI raises
+            failure = (self._explain(self.display_url, exc) if self._explain
+                       else str(getattr(exc, "message", exc)))
+        if failure is not None:
+            self._room = None
+            self._fail(failure)
+        name = room.name or self.state.room
+        identity = room.local_participant.identity or self.state.identity
+        others = tuple(sorted(p.identity for p in room.remote_participants.values()))
+        self._set_state(status=SourceStatus.CONNECTED, detail="", room=name, identity=identity, participants=others)
+        self.room_event("connection", f"connected to room {name} as {identity}", identity=identity)
+        for other in others:
+            self.room_event("participant", f"{other} is in the room", sender=other, identity=other, change="present")
+
+    async def stop(self) -> None:
+        """Leave the room (idempotent)."""
+        self._stopping = True
+        room, self._room = self._room, None
+        if room is not None:
+            try:
+                await room.disconnect()
+            except Exception:  # noqa: BLE001 - leaving must not fail the exit
+                pass
+        if self.state.status not in (SourceStatus.DISCONNECTED, SourceStatus.FAILED):
+            self._set_state(status=SourceStatus.DISCONNECTED, detail="left the room")
+
+    def _fail(self, reason: str) -> None:
+        reason = self.redact(reason)
+        self._set_state(status=SourceStatus.FAILED, detail=reason)
+        self.room_event("connection", f"could not join: {reason}")
+        raise LiveConnectError(reason)
+
+    def redact(self, text: str) -> str:
+        """``text`` with the token (and anything else secret given to the source) blanked out."""
+        if self._token and self._token in text:
+            text = text.replace(self._token, "<token>")
+        return text
+
+    # -- SDK callbacks (on the loop; keep them small) --------------------------------------
+    def _wire(self, room: Any) -> None:
+        room.on("data_received", self._on_data)
+        room.on("participant_connected", self._on_joined)
+        room.on("participant_disconnected", self._on_left)
+        room.on("reconnecting", self._on_reconnecting)
+        room.on("reconnected", self._on_reconnected)
+        room.on("disconnected", self._on_disconnected)
+
+    def _on_data(self, packet: Any) -> None:
+        try:
+            sender = packet.participant.identity if packet.participant is not None else ""
+            self.receive(bytes(packet.data), participant=sender, topic=packet.topic or None,
+                         reliable=packet.kind == 1)
+        except Exception as exc:  # noqa: BLE001 - never let one packet stop the SDK's listener
+            self.room_event("connection", f"a packet could not be handled: {type(exc).__name__}: {exc}")
+
+    def _on_joined(self, participant: Any) -> None:
+        identity = participant.identity
+        self._set_state(participants=tuple(sorted({*self.state.participants, identity})))
+        self.room_event("participant", f"{identity} joined", sender=identity, identity=identity, change="joined")
+
+    def _on_left(self, participant: Any) -> None:
+        identity = participant.identity
+        self._set_state(participants=tuple(p for p in self.state.participants if p != identity))
+        reason = getattr(participant, "disconnect_reason", None)
+        words = f" ({disconnect_reason_text(reason)})" if reason else ""
+        self.room_event("participant", f"{identity} left{words}", sender=identity, identity=identity, change="left")
+
+    def _on_reconnecting(self) -> None:
+        self._set_state(status=SourceStatus.RECONNECTING, detail="connection lost, trying to resume")
+        self.room_event("connection", "connection lost: reconnecting")
+
+    def _on_reconnected(self) -> None:
+        self._set_state(status=SourceStatus.CONNECTED, detail="")
+        self.room_event("connection", "reconnected")
+
+    def _on_disconnected(self, reason: Any) -> None:
+        if self.state.status in (SourceStatus.DISCONNECTED, SourceStatus.FAILED):
+            return
+        words = disconnect_reason_text(reason)
+        self._set_state(status=SourceStatus.DISCONNECTED, detail=words, participants=())
+        self.room_event("connection", f"disconnected: {words}")
+        if self.lost is not None and not self._stopping:
+            self.lost.set()
+
+    # -- sending -----------------------------------------------------------------------
+    async def _publish(self, data: bytes, *, topic: str | None) -> None:
+        room = self._room
+        if room is None or self.state.status is not SourceStatus.CONNECTED:
+            raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
+        await room.local_participant.publish_data(data, reliable=True, topic=topic or "")
