@@ -12,6 +12,7 @@ Entry points:
   ``SIDE_BY_SIDE_MIN_WIDTH`` cells.
 - ``render_json(value, theme)``, ``render_result_body(result, *, width, theme)``.
 - ``RenderTheme``: the colours; ``RenderTheme.from_variables(textual_theme_variables, dark=...)``.
+- ``warm_up()``: call once from a worker at start-up; the first Pygments lookup costs ~0.3 s.
 
 Every string from a session is cleaned (``inspector.textsafe.clean``) and becomes plain ``Text``;
 nothing is parsed as Rich markup. Lines are cut at ``MAX_LINE_CHARS`` and texts at ``MAX_LINES``
@@ -22,7 +23,7 @@ from __future__ import annotations
 
 from inspector.ui.render.call_view import call_header, nested_calls, render_call, render_item
 from inspector.ui.render.diff_view import SIDE_BY_SIDE_MIN_WIDTH, diff_from_content, render_diff, render_diffs
-from inspector.ui.render.highlight import lexer_for_path
+from inspector.ui.render.highlight import lexer_for_path, warm_up
 from inspector.ui.render.json_view import render_json, render_value
 from inspector.ui.render.raw_view import hex_dump, render_raw
 from inspector.ui.render.result_views import render_result_body
@@ -48,4 +49,5 @@ __all__ = [
     "render_raw",
     "render_result_body",
     "render_value",
+    "warm_up",
 ]

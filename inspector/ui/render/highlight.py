@@ -7,7 +7,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from rich.style import Style
-from rich.text import Text
+from rich.text import Span, Text
 
 from inspector.textsafe import clean
 from inspector.ui.render.safe import DEFAULT_LIMITS, MARKER_STYLE, Limits, safe_line, split_lines
@@ -103,10 +103,27 @@ def highlight_lines(lines: list[str], lexer: Lexer | None, style_name: str,
     """Highlight consecutive source lines as one block (so strings and comments spanning lines work).
 
     Each line is cut at ``limits.line_chars`` and cleaned *before* lexing, so the lexer only ever sees
-    inert text; cut lines get a visible marker. The result has exactly one Text per input line.
+    inert text; cut lines get a visible marker. The result has exactly one Text per input line, fresh
+    objects the caller may change (the work behind them is cached, so a redraw does not lex again).
     """
     if lexer is None or not lines or sum(map(len, lines)) > MAX_HIGHLIGHT_CHARS:
         return [safe_line(line, limits=limits) for line in lines]
+    key = (tuple(lines), type(lexer), style_name, limits)
+    cached = _CACHE.get(key)
+    if cached is None:
+        cached = _highlight(lines, lexer, style_name, limits)
+        if len(_CACHE) >= _CACHE_SIZE:
+            _CACHE.pop(next(iter(_CACHE)))
+        _CACHE[key] = cached
+    return [text.copy() for text in cached]
+
+
+_CACHE: dict[tuple, list[Text]] = {}
+_CACHE_SIZE = 64
+"""Highlighted blocks kept (a block is one hunk side or one file view)."""
+
+
+def _highlight(lines: list[str], lexer: Lexer, style_name: str, limits: Limits) -> list[Text]:
     cleaned = [clean(line[: limits.line_chars], keep_newlines=False) for line in lines]
     try:
         texts = _lexed_lines(cleaned, lexer, style_name)
@@ -114,7 +131,7 @@ def highlight_lines(lines: list[str], lexer: Lexer | None, style_name: str,
         texts = None
     if texts is None:
         return [safe_line(line, limits=limits) for line in lines]
-    for text, line in zip(texts, lines, strict=False):
+    for text, line in zip(texts, lines, strict=True):
         extra = len(line) - limits.line_chars
         if extra > 0:
             text.append(f" … ({extra:,} more chars)", MARKER_STYLE)
@@ -123,18 +140,28 @@ def highlight_lines(lines: list[str], lexer: Lexer | None, style_name: str,
 
 def _lexed_lines(cleaned: list[str], lexer: Lexer, style_name: str) -> list[Text] | None:
     """One Text per cleaned line, styled by the lexer's tokens; None if the tokens do not match the input."""
-    texts = [Text()]
+    texts: list[Text] = []
+    spans: list[Span] = []
+    position = 0
     for token_type, value in lexer.get_tokens("\n".join(cleaned) + "\n"):
         style = token_style(style_name, token_type)
-        parts = value.split("\n")
-        for index, part in enumerate(parts):
+        if "\n" not in value:
+            end = position + len(value)
+            if style and end > position:
+                spans.append(Span(position, end, style))
+            position = end
+            continue
+        for index, part in enumerate(value.split("\n")):
             if index:
-                texts.append(Text())
+                if len(texts) >= len(cleaned) or position != len(cleaned[len(texts)]):
+                    return None  # the tokens do not add up to the input: show it plain
+                texts.append(Text(cleaned[len(texts)], spans=spans))
+                spans, position = [], 0
             if part:
-                texts[-1].append(part, style or None)
-    if texts and not texts[-1].plain:
-        texts.pop()
-    if len(texts) != len(cleaned) or any(t.plain != c for t, c in zip(texts, cleaned, strict=False)):
+                if style:
+                    spans.append(Span(position, position + len(part), style))
+                position += len(part)
+    if position or spans or len(texts) != len(cleaned):
         return None
     return texts
 
@@ -144,3 +171,18 @@ def highlight_code(code: str, path: str | None, style_name: str,
     """A file's text as highlighted lines (lexer from ``path``) and how many lines were cut."""
     lines, cut = split_lines(code, limits)
     return highlight_lines(lines, lexer_for_path(path), style_name, limits), cut
+
+
+def warm_up() -> None:
+    """Do the one-off cost of the first lookup (Pygments scans its plugins, ~0.3 s) ahead of time.
+
+    Safe to call from a worker thread at start-up, so the first call shown does not stall.
+    """
+    lexer_for_path("warm_up.py")
+    token_style("monokai", _keyword())
+
+
+def _keyword():
+    from pygments.token import Keyword
+
+    return Keyword

@@ -63,13 +63,14 @@ class GutterLines:
         new_line = Segment.line()
         for row in self.rows:
             if isinstance(row, Text):
-                for line in row.wrap(console, width, overflow="fold"):
+                lines = row.wrap(console, width, overflow="fold") if row.cell_len > width or "\n" in row.plain else [row]
+                for line in lines:
                     yield from _cell_line(console, line, width, row.style)
                     yield new_line
                 continue
             wrapped = []
             for cell, column, cell_width in zip(row, self.columns, widths, strict=False):
-                if column.width is None:
+                if column.width is None and (cell.cell_len > cell_width or "\n" in cell.plain):
                     wrapped.append(cell.wrap(console, cell_width, overflow="fold"))
                 else:
                     wrapped.append([cell])
