@@ -122,3 +122,52 @@ def file_app(paths: list[str], *, clock: FakeClock | None = None, **option_args)
     """An app opening ``paths`` as ``inspector open`` would."""
     options = UiOptions(paths=[str(p) for p in paths], theme_dirs=[], **option_args)
     return InspectorApp(options, clock=clock or FakeClock(T0 + 5), config=Config())
+
+
+def kinds_store(clock: FakeClock | None = None) -> CallStore:
+    """One finished call per kind of result detail (for the detail snapshots)."""
+    from inspector.model.details import (
+        BashDetail,
+        DisplayDetail,
+        FetchDetail,
+        FileDetail,
+        Segment,
+        TaskDetail,
+        TodoDetail,
+        TodoItem,
+    )
+    from inspector.model.diff import parse_unified_diff
+
+    store = CallStore(clock=clock or FakeClock(T0 + 60))
+    ingest = store.ingest
+    diff_text = "--- a/api.py\n+++ b/api.py\n@@ -1,3 +1,3 @@\n def ping():\n-    return 'pong'\n+    return 'PONG'\n # done\n"
+    kinds = [
+        ("bash1", "Bash", {"command": "pytest -q"}, BashDetail(stdout="3 passed in 0.12s\n", stderr="warning: x\n",
+                                                             exit_code=0)),
+        ("read1", "Read", {"file_path": "src/app.py"}, FileDetail(path="src/app.py", content="import os\n\nprint('hi')\n",
+                                                                 start_line=1, num_lines=3, total_lines=3)),
+        ("todo1", "TodoWrite", {"todos": []}, TodoDetail(old=[TodoItem("write tests", "in_progress")],
+                                                         new=[TodoItem("write tests", "completed"),
+                                                              TodoItem("ship it", "pending")])),
+        ("fetch1", "WebFetch", {"url": "https://example.org"}, FetchDetail(url="https://example.org", code=200,
+                                                                          code_text="OK", size=1234,
+                                                                          duration_ms=850, result="# Example\nbody")),
+        ("task9", "Task", {"description": "explore"}, TaskDetail(agent_id="a1", status="completed",
+                                                                description="explore", prompt="Find the bug",
+                                                                content="Found it in api.py", tool_count=3,
+                                                                duration_ms=61000, tokens=12345)),
+        ("rap1", "deploy", {"service": "api"}, DisplayDetail(segments=[Segment("diff", diff_text,
+                                                                               parse_unified_diff(diff_text))],
+                                                             text="Deployed api: 1 file changed")),
+    ]
+    for index, (call_id, tool, params, detail) in enumerate(kinds):
+        ingest(request(call_id, tool, ts=T0 + index, timeout_ms=None, params=params, summary=str(params)))
+        ingest(result(call_id, ts=T0 + index + 0.3, details=detail, data={"detail": type(detail).__name__},
+                      has_diff=isinstance(detail, DisplayDetail)))
+    ingest(request("edit1", "Edit", ts=T0 + 7, timeout_ms=None, params={"file_path": "src/app.py"},
+                   summary="src/app.py"))
+    ingest(patch_result("edit1", ts=T0 + 7.2))
+    ingest(request("err1", "web_search", ts=T0 + 8, params={"q": "rome"}))
+    ingest(result("err1", Outcome.ERROR, ts=T0 + 9, data={}, error_code="execution_error",
+                  error_message="Network unreachable"))
+    return store
