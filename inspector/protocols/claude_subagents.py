@@ -1,0 +1,243 @@
+"""Claude Code subagent files: find them next to a session and link each to the Task/Agent call that ran it.
+
+Three generations of storage: sidechain records inside the session (linked while reading, by the
+first prompt), project-level ``agent-<id>.jsonl`` files (sessionId = the parent session) and
+``<session>/subagents/agent-<id>.jsonl`` with a ``.meta.json``. A Task/Agent result names its
+``agentId``; when it does not (an interrupted task), the subagent's first prompt or its meta
+description is matched against the calls not linked yet.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+_AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
+_PEEK_LIMIT = 4 * 1024 * 1024
+
+
+@dataclass(slots=True)
+class TaskCall:
+    """A Task/Agent call of the session, waiting for the subagent records that belong under it."""
+
+    call_id: str
+    prompt_key: int | None = None
+    description: str = ""
+    covered: bool = False
+
+
+@dataclass(slots=True)
+class AgentFile:
+    """A subagent file to read, and the call its records nest under (None: top level)."""
+
+    path: str
+    agent_id: str
+    parent: str | None
+    linked: bool = True
+
+
+@dataclass
+class Planner:
+    """Decides which subagent files to read next, as links become known while reading."""
+
+    session_path: str
+    session_id: str = ""
+    tasks: dict[str, TaskCall] = field(default_factory=dict)
+    links: dict[str, str] = field(default_factory=dict)  # agentId -> Task/Agent call id
+    used: set[str] = field(default_factory=set)
+    _subagents: dict[str, str] | None = None
+    _project: dict[str, dict[str, Any] | None] | None = None
+    _leftovers_done: bool = False
+
+    @property
+    def subagent_files(self) -> dict[str, str]:
+        """``<session>/subagents/agent-<id>.jsonl`` files by agent id."""
+        if self._subagents is None:
+            self._subagents = _listing(subagent_dir(self.session_path))
+        return self._subagents
+
+    def agent_ids_with_files(self) -> frozenset[str]:
+        """Agents whose own file will be read (their progress copies are then ignored)."""
+        return frozenset(self.subagent_files)
+
+    def add_task(self, call_id: str, prompt: Any, description: Any) -> None:
+        key = hash(prompt) if isinstance(prompt, str) else None
+        text = description if isinstance(description, str) else ""
+        self.tasks.setdefault(call_id, TaskCall(call_id, key, text))
+
+    def cover(self, call_id: str) -> None:
+        task = self.tasks.get(call_id)
+        if task is not None:
+            task.covered = True
+
+    def link(self, agent_id: Any, call_id: str) -> None:
+        if isinstance(agent_id, str) and _AGENT_ID.fullmatch(agent_id):
+            self.links.setdefault(agent_id, call_id)
+
+    def match_prompt(self, prompt: str | None) -> str | None:
+        """The first uncovered Task/Agent call whose prompt is ``prompt`` (it becomes covered)."""
+        if prompt is None:
+            return None
+        key = hash(prompt)
+        for task in self.tasks.values():
+            if not task.covered and task.prompt_key == key:
+                task.covered = True
+                return task.call_id
+        return None
+
+    def oldest_uncovered(self, done: set[str]) -> str | None:
+        """The oldest uncovered call that has no result yet (it becomes covered)."""
+        for task in self.tasks.values():
+            if not task.covered and task.call_id not in done:
+                task.covered = True
+                return task.call_id
+        return None
+
+    # -- the next files ---------------------------------------------------------------------
+    def next_files(self) -> list[AgentFile]:
+        """Files to read now: linked ones first; then, once no link is left, the leftovers."""
+        linked = self._linked()
+        if linked:
+            return linked
+        if self._leftovers_done:
+            return []
+        self._leftovers_done = True
+        return self._leftovers()
+
+    def _linked(self) -> list[AgentFile]:
+        found = []
+        for agent_id, call_id in self.links.items():
+            path = self.subagent_files.get(agent_id) or _project_file(self.session_path, agent_id)
+            if path is None or path in self.used:
+                continue
+            self.used.add(path)
+            self.cover(call_id)
+            found.append(AgentFile(path, agent_id, call_id))
+        return found
+
+    def _leftovers(self) -> list[AgentFile]:
+        found = []
+        for agent_id, path in self.subagent_files.items():
+            if path in self.used:
+                continue
+            self.used.add(path)
+            first = first_record(path)
+            parent = self.match_prompt(first_prompt(first)) or self._match_description(_meta(path))
+            found.append(AgentFile(path, agent_id, parent, linked=parent is not None))
+        if any(not task.covered and task.prompt_key is not None for task in self.tasks.values()):
+            found.extend(self._project_matches())
+        return found
+
+    def _match_description(self, meta: dict[str, Any]) -> str | None:
+        description = meta.get("description")
+        if not isinstance(description, str) or not description:
+            return None
+        for task in self.tasks.values():
+            if not task.covered and task.description == description:
+                task.covered = True
+                return task.call_id
+        return None
+
+    def _project_matches(self) -> list[AgentFile]:
+        """Project-level agent files of this session whose first prompt is an unlinked call's."""
+        found = []
+        folder = os.path.dirname(os.path.abspath(self.session_path))
+        for agent_id, path in _listing(folder).items():
+            if path in self.used:
+                continue
+            first = first_record(path)
+            if first is None or first.get("sessionId") != self.session_id:
+                continue
+            parent = self.match_prompt(first_prompt(first))
+            if parent is not None:
+                self.used.add(path)
+                found.append(AgentFile(path, agent_id, parent))
+        return found
+
+
+# -- files ------------------------------------------------------------------------------------------
+
+
+def is_agent_file(path: str) -> bool:
+    """True for a subagent transcript (``agent-<id>.jsonl``)."""
+    name = os.path.basename(path)
+    return name.startswith("agent-") and name.endswith(".jsonl")
+
+
+def agent_id_of(path: str) -> str:
+    return os.path.basename(path)[len("agent-") : -len(".jsonl")]
+
+
+def subagent_dir(session_path: str) -> str:
+    base = session_path[: -len(".jsonl")] if session_path.endswith(".jsonl") else session_path
+    return os.path.join(base, "subagents")
+
+
+def _listing(folder: str) -> dict[str, str]:
+    """``agent-<id>.jsonl`` files of ``folder`` by agent id (sorted by name)."""
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return {}
+    files = {}
+    for name in names:
+        if name.startswith("agent-") and name.endswith(".jsonl"):
+            path = os.path.join(folder, name)
+            if os.path.isfile(path):
+                files[agent_id_of(path)] = path
+    return files
+
+
+def _project_file(session_path: str, agent_id: str) -> str | None:
+    if not _AGENT_ID.fullmatch(agent_id):
+        return None
+    path = os.path.join(os.path.dirname(os.path.abspath(session_path)), f"agent-{agent_id}.jsonl")
+    return path if os.path.isfile(path) and path != os.path.abspath(session_path) else None
+
+
+def first_record(path: str) -> dict[str, Any] | None:
+    """The first JSON object of a JSON Lines file (None when unreadable or not an object)."""
+    try:
+        with open(path, "rb") as fh:
+            for line in fh:
+                if line.strip():
+                    if len(line) > _PEEK_LIMIT:
+                        return None
+                    value = json.loads(line)
+                    return value if isinstance(value, dict) else None
+    except (OSError, ValueError, RecursionError):
+        return None
+    return None
+
+
+def first_prompt(record: dict[str, Any] | None) -> str | None:
+    """The text of a user record (a subagent's first record is the prompt it was given)."""
+    if not isinstance(record, dict) or record.get("type") != "user":
+        return None
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return prompt_text(content)
+
+
+def prompt_text(content: Any) -> str | None:
+    """A user message's text: the string, or its text blocks joined (None when it has none)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        parts = [b["text"] for b in content if isinstance(b, dict) and b.get("type") == "text"
+                 and isinstance(b.get("text"), str)]
+        return "\n".join(parts) if parts else None
+    return None
+
+
+def _meta(agent_path: str) -> dict[str, Any]:
+    path = agent_path[: -len(".jsonl")] + ".meta.json"
+    try:
+        with open(path, "rb") as fh:
+            value = json.loads(fh.read(64 * 1024))
+    except (OSError, ValueError, RecursionError):
+        return {}
+    return value if isinstance(value, dict) else {}
