@@ -47,14 +47,31 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.set_defaults(handler=run_demo_command)
 
 
+def _exit_now(code: int) -> int:
+    """End the process at once once the SDK has been loaded: its Rust runtime can abort during the normal
+    interpreter shutdown (exit 134 after a clean run), so flush and leave without it."""
+    import sys
+
+    if "livekit.rtc" in sys.modules:
+        import os
+
+        for stream in (sys.stdout, sys.stderr):
+            try:
+                stream.flush()
+            except (OSError, ValueError):
+                pass
+        os._exit(code)
+    return code
+
+
 def run_live_command(args: argparse.Namespace) -> int:
     from inspector.live.runner import run
     from inspector.live.session import LiveOptions
 
-    return run(LiveOptions.from_args(args))
+    return _exit_now(run(LiveOptions.from_args(args)))
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
     from inspector.demo.launcher import run_demo
 
-    return run_demo(args)
+    return _exit_now(run_demo(args))

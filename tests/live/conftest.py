@@ -1,0 +1,56 @@
+"""Live tests run real SDK scenarios in child processes, on 127.0.0.1, through the loopback room server."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+
+
+def _skip_reason() -> str | None:
+    from inspector.live import netcheck
+
+    if netcheck.only_loopback():
+        return "only the loopback interface `lo` has an address: libwebrtc cannot connect here"
+    try:
+        import aiortc  # noqa: F401
+        import livekit.rtc  # noqa: F401
+        import websockets  # noqa: F401
+    except ImportError as exc:
+        return f"the room extra is not installed ({exc.name}): pip install 'inspector[room]'"
+    return None
+
+
+@pytest.fixture
+def scenario(tmp_path):
+    """Run ``live_scenarios.py NAME`` in a child process and return its result dict."""
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+
+    def run(name: str, timeout: float = 150.0) -> dict:
+        env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        proc = subprocess.run([sys.executable, str(HERE / "live_scenarios.py"), name, str(tmp_path)], env=env,
+                              capture_output=True, text=True, timeout=timeout)
+        result_file = tmp_path / "result.json"
+        assert result_file.exists(), f"scenario {name} wrote nothing (exit {proc.returncode}): {proc.stderr[-3000:]}"
+        result = json.loads(result_file.read_text())
+        assert "error" not in result, result["error"]
+        return result
+
+    return run
+
+
+@pytest.fixture
+def live_env():
+    reason = _skip_reason()
+    if reason:
+        pytest.skip(reason)
+    return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}

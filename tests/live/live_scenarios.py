@@ -1,0 +1,240 @@
+"""SDK scenarios for tests/live, each run in a child process that ends with os._exit (the SDK can abort at exit).
+
+    python tests/live/live_scenarios.py NAME OUTDIR     -> writes OUTDIR/result.json
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import sys
+import traceback
+
+import msgpack
+
+from inspector.answer import compose, rules
+from inspector.answer.engine import AsyncioScheduler, AutoResponder
+from inspector.model import CallStore
+from inspector.protocols import alicia
+from inspector.protocols.recording import RecordingWriter
+from inspector.room import RoomServer
+from inspector.sources.livekit_room import LiveKitSource
+
+ROOM = "conv_test"
+
+
+async def until(predicate, timeout: float = 10.0) -> None:
+    loop = asyncio.get_running_loop()
+    end = loop.time() + timeout
+    while not predicate():
+        if loop.time() > end:
+            raise TimeoutError("condition not met in time")
+        await asyncio.sleep(0.02)
+
+
+class Agent:
+    """A scripted agent participant: sends envelopes, keeps what it receives."""
+
+    def __init__(self, identity: str) -> None:
+        self.identity = identity
+        self.received: list[bytes] = []
+        self.room = None
+        self.stanza = 0
+
+    async def join(self, server: RoomServer) -> Agent:
+        from livekit import rtc
+
+        self.room = rtc.Room()
+        self.room.on("data_received", lambda packet: self.received.append(bytes(packet.data)))
+        await self.room.connect(server.url, server.mint_token(self.identity, ROOM))
+        return self
+
+    async def send(self, type_: int, body, *, stanza: int | None = None, raw: bytes | None = None) -> None:
+        if raw is None:
+            self.stanza -= 1
+            raw = alicia.encode_envelope(type_=type_, body=body, conversation_id=ROOM,
+                                         stanza_id=self.stanza if stanza is None else stanza)
+        await self.room.local_participant.publish_data(raw, reliable=True, topic="alicia")
+
+    async def request(self, call_id: str, tool: str, execution: str, timeout_ms: int = 30000) -> None:
+        await self.send(6, {"id": call_id, "messageId": "msg_1", "toolName": tool, "execution": execution,
+                            "parameters": {"q": call_id}, "timeoutMs": timeout_ms})
+
+
+def make_source(server: RoomServer, store: CallStore, writer, identity="inspector-test", answering=True):
+    token = server.mint_token(identity, ROOM, hidden=True, can_publish_data=answering)
+    return LiveKitSource(server.url, token, store, writer, room=ROOM, identity=identity, answering=answering)
+
+
+def summary(store: CallStore) -> dict:
+    now = store.clock.now()
+    return {
+        "calls": {c.call_id: {"state": c.state(now).value, "answered_by": c.result.answered_by if c.result else None,
+                              "results": len(c.results), "tool": c.tool} for c in store.all_calls()},
+        "messages": [[m.kind, m.text] for m in store.items if type(m).__name__ == "Message"],
+        "malformed": [m.reason for m in store.malformed],
+    }
+
+
+async def answer_and_auto(out: str) -> dict:
+    """The answer API answers one request, the auto-responder another; recording kept for replay."""
+    path = os.path.join(out, "rec.jsonl")
+    async with RoomServer(port=0) as server:
+        store = CallStore()
+        writer = RecordingWriter(path, {"room": ROOM})
+        source = make_source(server, store, writer)
+        ruleset = rules.parse('[[rule]]\ntool = "calc*"\nresult = { answer = 4 }\ndelay_ms = 50\n')
+        engine = AutoResponder(ruleset, AsyncioScheduler(), lambda call, draft, rule: asyncio.get_running_loop()
+                               .create_task(source.send_answer(call, draft, answered_by="auto")))
+
+        def offer(events):
+            for event in events:
+                if type(event).__name__ == "Request":
+                    engine.offer(store.find(event.group, event.call_id))
+
+        source.watch_events(offer)
+        await source.start()
+        agent = await Agent("agent-1").join(server)
+        user = await Agent("user-app").join(server)
+        await until(lambda: len(source.state.participants) == 2)
+        await user.send(2, {"id": "u1", "content": "hello"}, stanza=7)  # a client message: stanzas go on from 7
+        await agent.send(0, None, raw=b"\xc1 definitely not msgpack")
+        await agent.request("r_client", "read_local_file", "client")
+        await agent.request("r_either", "calculator", "either")
+        await agent.request("r_server", "web_search", "server")
+        await until(lambda: store.find(ROOM, "r_server") is not None and store.find(ROOM, "r_either").answered)
+        call = store.find(ROOM, "r_client")
+        review = source.review_answer(call, compose.success({"content": "hi"}))
+        refused = ""
+        try:
+            await source.send_answer(store.find(ROOM, "r_server"), compose.success({}))
+        except Exception as exc:  # noqa: BLE001
+            refused = type(exc).__name__
+        sent = await source.send_answer(call, compose.success({"content": "hi"}))
+        await until(lambda: len(agent.received) >= 2)
+        await asyncio.sleep(0.2)
+        await agent.room.disconnect()
+        await user.room.disconnect()
+        await source.stop()
+        writer.close()
+        return {"agent_received": [msgpack.unpackb(d, raw=False) for d in agent.received],
+                "user_received": len(user.received), "preview_stanza": review.stanza_id,
+                "sent_stanza": sent.stanza_id, "refused": refused, "recording": path, **summary(store)}
+
+
+async def leave_and_drop(out: str) -> dict:
+    """A participant leaving, one dropped by the server, then the inspector's own connection dropped."""
+    async with RoomServer(port=0) as server:
+        store = CallStore()
+        source = make_source(server, store, None, answering=False)
+        states = []
+        source.watch_state(lambda state: states.append(state.status.value))
+        await source.start()
+        polite = await Agent("agent-polite").join(server)
+        dropped = await Agent("agent-dropped").join(server)
+        await until(lambda: len(source.state.participants) == 2)
+        await polite.room.disconnect()
+        await until(lambda: "agent-polite" not in source.state.participants)
+        await server.drop("agent-dropped", rejoin=False)
+        await until(lambda: "agent-dropped" not in source.state.participants, timeout=20)
+        await server.drop("inspector-test", rejoin=False)
+        await until(lambda: source.lost.is_set(), timeout=40)
+        result = {"states": states, "final": source.state.status.value, "detail": source.state.detail,
+                  **summary(store)}
+        await source.stop()
+        del dropped
+        return result
+
+
+SECRET = "cli-test-secret-0123456789-abcdefghijklmnop"
+
+
+async def run_cli(args: list[str], env: dict, *, stop_when=None, timeout: float = 30.0) -> dict:
+    """Run ``inspector ARGS``; with ``stop_when(lines)``, send SIGINT once it is true."""
+    import signal
+
+    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "inspector", *args, env=env,
+                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    lines: list[str] = []
+
+    async def read() -> None:
+        while True:
+            line = await proc.stdout.readline()
+            if not line:
+                return
+            lines.append(line.decode("utf-8", "replace"))
+
+    reader = asyncio.ensure_future(read())
+    if stop_when is not None:
+        await until(lambda: stop_when(lines) or proc.returncode is not None, timeout)
+        if proc.returncode is None:
+            proc.send_signal(signal.SIGINT)
+    code = await asyncio.wait_for(proc.wait(), timeout)
+    await reader
+    err = (await proc.stderr.read()).decode("utf-8", "replace")
+    return {"code": code, "stdout": "".join(lines), "stderr": err}
+
+
+async def cli_live(out: str) -> dict:
+    """``inspector live --no-ui`` against the room: JSON lines, a recording, secrets kept out; setup errors."""
+    path = os.path.join(out, "cli.jsonl")
+    rules_path = os.path.join(out, "rules.toml")
+    with open(rules_path, "w", encoding="utf-8") as fh:
+        fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+    async with RoomServer(port=0, api_secret=SECRET) as server:
+        env = {**os.environ, "LIVEKIT_URL": server.url, "LIVEKIT_API_KEY": server.api_key,
+               "LIVEKIT_API_SECRET": SECRET}
+        agent_box: list[Agent] = []
+
+        async def play() -> None:
+            await until(lambda: len(server.participants(ROOM)) == 1, 20)  # the inspector is in
+            agent = await Agent("agent-cli").join(server)
+            agent_box.append(agent)
+            await agent.send(0, None, raw=b"\x92\x01\x02")
+            await agent.request("c1", "read_local_file", "client")
+            await agent.request("s1", "web_search", "server")
+
+        player = asyncio.ensure_future(play())
+        live = await run_cli(["live", "--no-ui", "--json", "--room", ROOM, "--record", path,
+                              "--answer-rules", rules_path], env,
+                             stop_when=lambda lines: sum('"answered_by": "auto"' in x for x in lines) >= 1
+                             and any('"s1"' in x for x in lines))
+        await player
+        received = [msgpack.unpackb(d, raw=False) for d in agent_box[0].received] if agent_box else []
+        await agent_box[0].room.disconnect()
+        bad_env = {**env, "LIVEKIT_API_SECRET": "wrong-secret-0123456789-0123456789-xyz"}
+        bad = await run_cli(["live", "--no-ui", "--room", ROOM, "--no-record"], bad_env)
+        token = server.mint_token("inspector-given", ROOM)
+        given = await run_cli(["live", "--no-ui", "--token", token, "--no-record"],
+                              {k: v for k, v in env.items() if not k.startswith("LIVEKIT_API")},
+                              stop_when=lambda lines: any("connected to room" in x for x in lines))
+        with open(rules_path, "w", encoding="utf-8") as fh:
+            fh.write('[[rule]]\ntool = "x"\n\n[[rule]]\ntool = "y"\nresult = "not a map"\n')
+        bad_rules = await run_cli(["live", "--no-ui", "--room", ROOM, "--answer-rules", rules_path], env)
+        refused = await run_cli(["live", "--no-ui", "--room", ROOM, "--no-record"],
+                                {**env, "LIVEKIT_URL": "ws://127.0.0.1:1"})
+        return {"live": live, "bad": bad, "given": given, "given_token": token, "bad_rules": bad_rules,
+                "refused": refused, "recording": path, "received": received, "secret": SECRET}
+
+
+SCENARIOS = {"answer_and_auto": answer_and_auto, "leave_and_drop": leave_and_drop, "cli_live": cli_live}
+
+
+def main() -> None:
+    name, out = sys.argv[1], sys.argv[2]
+    try:
+        result = asyncio.run(asyncio.wait_for(SCENARIOS[name](out), 90))
+        code = 0
+    except BaseException:  # noqa: BLE001 - reported to the test through the result file
+        result = {"error": traceback.format_exc()}
+        code = 1
+    with open(os.path.join(out, "result.json"), "w", encoding="utf-8") as fh:
+        json.dump(result, fh, default=repr)
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
+if __name__ == "__main__":
+    main()

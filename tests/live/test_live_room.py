@@ -1,0 +1,104 @@
+"""The live source, answering, the auto-responder, recordings and the commands, with the real SDK."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+from inspector.model import CallStore, Message
+from inspector.session import load
+
+
+def replay(path: str) -> CallStore:
+    store = CallStore()
+    load([path], store)
+    return store
+
+
+def test_answer_api_and_auto_responder_send_the_spec_envelope(scenario):
+    r = scenario("answer_and_auto")
+    answers = {e["body"]["id"]: e for e in r["agent_received"] if e["type"] == 7}
+    assert set(answers) == {"r_client", "r_either"}  # nothing for the server-executed request
+    # the user's client message had stanzaId 7, so the inspector's answers go on from 8
+    assert answers["r_either"] == {"stanzaId": 8, "conversationId": "conv_test", "type": 7, "meta": {},
+                                   "body": {"id": "r_either", "success": True, "result": {"answer": 4}}}
+    assert answers["r_client"] == {"stanzaId": 9, "conversationId": "conv_test", "type": 7, "meta": {},
+                                   "body": {"id": "r_client", "success": True, "result": {"content": "hi"}}}
+    assert r["preview_stanza"] == r["sent_stanza"] == 9
+    assert r["refused"] == "AnswerRefused"
+    calls = r["calls"]
+    assert calls["r_client"] == {"state": "succeeded", "answered_by": "inspector", "results": 1,
+                                 "tool": "read_local_file"}
+    assert calls["r_either"]["answered_by"] == "auto" and calls["r_server"]["state"] == "pending"
+    assert len(r["malformed"]) == 1 and r["malformed"][0].startswith("not MessagePack")
+    texts = [text for kind, text in r["messages"] if kind == "participant"]
+    assert "agent-1 joined" in texts and "user-app joined" in texts
+
+    # the recording replays to the same calls, answers marked with who sent them
+    again = replay(r["recording"])
+    now = again.clock.now()
+    replayed = {c.call_id: (c.result.answered_by if c.result else None, len(c.results), c.tool)
+                for c in again.all_calls()}
+    assert replayed == {k: (v["answered_by"], v["results"], v["tool"]) for k, v in calls.items()}
+    assert again.find("conv_test", "r_client").state(now).value == "succeeded"
+    assert len(again.malformed) == 1
+    kinds = [(m.kind, m.text) for m in again.items if isinstance(m, Message)]
+    assert ("participant", "agent-1 joined") in kinds and ("UserMessage", "hello") in kinds
+
+
+def test_leaving_and_dropped_connections_show_in_the_store(scenario):
+    r = scenario("leave_and_drop")
+    texts = [text for _, text in r["messages"]]
+    assert "agent-polite joined" in texts and any(t.startswith("agent-polite left") for t in texts)
+    assert any(t.startswith("agent-dropped left") for t in texts)
+    assert "connection lost: reconnecting" in texts
+    assert texts[-1].startswith("disconnected: ")
+    assert "reconnecting" in r["states"] and r["final"] == "disconnected"
+
+
+def test_live_command_prints_records_and_keeps_secrets_out(scenario):
+    r = scenario("cli_live", timeout=200)
+    live = r["live"]
+    assert live["code"] == 0, live["stderr"]
+    events = [json.loads(line) for line in live["stdout"].splitlines()]
+    assert events[0] == {"event": "recording", "text": f"recording to {r['recording']}", "path": r["recording"]}
+    assert any(e["event"] == "malformed" for e in events)
+    c1 = [e for e in events if e.get("id") == "c1"]
+    assert c1[0]["state"] == "pending" and c1[-1]["results"][0]["answered_by"] == "auto"
+    assert r["received"][0]["body"] == {"id": "c1", "success": True, "result": {"content": "auto"}}
+
+    # secrets appear nowhere: not in any output, not in the recording
+    with open(r["recording"], encoding="utf-8") as fh:
+        recorded = fh.read()
+    for run in ("live", "bad", "given", "bad_rules", "refused"):
+        output = r[run]["stdout"] + r[run]["stderr"]
+        assert r["secret"] not in output and r["given_token"] not in output
+        assert "Traceback" not in output
+    assert r["secret"] not in recorded and "eyJ" not in recorded  # no JWT either
+    assert replay(r["recording"]).find("conv_test", "c1").result.answered_by == "auto"
+
+    assert r["bad"]["code"] == 2 and "refused the access token" in r["bad"]["stderr"]
+    assert r["given"]["code"] == 0 and "connected to room conv_test as inspector-given" in r["given"]["stdout"]
+    assert r["bad_rules"]["code"] == 2 and "rules.toml line 1: rule for 'x' needs either" in r["bad_rules"]["stderr"]
+    assert r["refused"]["code"] == 2 and "nothing is listening at 127.0.0.1:1" in r["refused"]["stderr"]
+
+
+def test_demo_headless_plays_the_script_and_the_recording_replays(live_env, tmp_path):
+    path = tmp_path / "demo.jsonl"
+    proc = subprocess.run([sys.executable, "-m", "inspector", "demo", "--no-ui", "--auto", "--speed", "4",
+                           "--record", str(path)], env=live_env, capture_output=True, text=True, timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    assert "answered by auto" in proc.stdout and "overdue" in proc.stdout
+    store = replay(str(path))
+    now = store.clock.now()
+    calls = {c.tool: c for c in store.all_calls()}
+    assert {c.request.executor.value for c in calls.values()} == {"server", "client", "either"}
+    assert calls["web_search"].state(now).value == "succeeded"
+    assert calls["database_query"].result.error_code == "execution_error"
+    assert calls["read_local_file"].result.answered_by == "auto"
+    assert calls["calculator"].result.answered_by == "auto"
+    assert not calls["get_location"].answered  # nobody answers it: it times out
+    said = [m.text for m in store.items if isinstance(m, Message) and m.kind == "AssistantMessage"]
+    assert any(t.startswith("got your result for read_local_file") for t in said)
+    assert any(t.startswith("no result for get_location") for t in said)
