@@ -30,9 +30,9 @@ def key_label(keys_text: str) -> str:
 
 def bindings_table(overrides: dict[str, str]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", expand=True, pad_edge=False)
-    table.add_column("keys", no_wrap=True)
-    table.add_column("action")
-    table.add_column("id", style="dim", no_wrap=True)
+    table.add_column("keys", no_wrap=True, min_width=12, max_width=24)
+    table.add_column("action", ratio=1, min_width=20)
+    table.add_column("id (for [keys] in config.toml)", style="dim", no_wrap=True, max_width=22)
     for scope, title in keys.SCOPE_TITLES.items():
         table.add_row(Text(title, style="bold underline"), "", "")
         for key in keys.KEYS:
