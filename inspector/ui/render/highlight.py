@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import threading
 from functools import lru_cache
 from typing import TYPE_CHECKING
 
@@ -18,57 +19,64 @@ if TYPE_CHECKING:
 MAX_HIGHLIGHT_CHARS = 400_000
 """Above this many characters a block is shown plain: Pygments lexers can be slow on huge inputs."""
 
-_SPECIAL_NAMES = {
-    "makefile": "make", "dockerfile": "docker", "cmakelists.txt": "cmake", "gemfile": "ruby",
-    "rakefile": "ruby", "justfile": "make", "vagrantfile": "ruby",
-}
+_SPECIAL_NAMES = {"justfile": "Makefile", "vagrantfile": "Ruby", "gemfile": "Ruby", "rakefile": "Ruby",
+                  "go.mod": "Text only", "go.sum": "Text only"}
+"""Lower-case file names Pygments has no pattern for -> the lexer's name."""
 
 
 def lexer_for_path(path: str | None) -> Lexer | None:
-    """The Pygments lexer for a file path, chosen by its name alone (cached); None for plain text."""
+    """The Pygments lexer for a file path, chosen by its name alone (cached per name, one object per
+    language); None for plain text or an unknown kind of file."""
     if not path:
         return None
-    name = os.path.basename(str(path).replace("\\", "/")).lower()
-    return _lexer_for_name(name)
+    name = os.path.basename(str(path).replace("\\", "/"))
+    return _lexer_for_name(name) if name else None
 
 
 @lru_cache(maxsize=1024)
 def _lexer_for_name(name: str) -> Lexer | None:
-    from pygments.lexers import find_lexer_class_by_name, find_lexer_class_for_filename
-    from pygments.util import ClassNotFound
-
     try:
-        if name in _SPECIAL_NAMES:
-            lexer_class = find_lexer_class_by_name(_SPECIAL_NAMES[name])
-        else:
-            lexer_class = find_lexer_class_for_filename(name)
-    except (ClassNotFound, ValueError):
+        lexer_class = _builtin_lexer_class(name) or _builtin_lexer_class(name.lower())
+    except Exception:  # noqa: BLE001 - a broken lexer module means no highlighting, never an error
         return None
     if lexer_class is None or lexer_class.name == "Text only":
         return None
     return _lexer_instance(lexer_class)
 
 
+def _builtin_lexer_class(name: str):
+    """The best Pygments built-in lexer class for a file name, the way Pygments ranks them.
+
+    Only built-in lexers are considered: Pygments' own lookup also loads plugin lexers, which imports
+    whole packages (IPython, jedi: ~0.3 s and a changed recursion limit) on the first call.
+    """
+    from fnmatch import fnmatchcase
+
+    from pygments.lexers import find_lexer_class
+
+    try:
+        from pygments.lexers._mapping import LEXERS
+    except ImportError:  # pragma: no cover - a Pygments without its mapping table
+        from pygments.lexers import find_lexer_class_for_filename
+
+        return find_lexer_class_for_filename(name)
+    special = _SPECIAL_NAMES.get(name.lower())
+    if special:
+        return find_lexer_class(special)
+    ranked = []
+    for _module, lexer_name, _aliases, patterns, _mimes in LEXERS.values():
+        pattern = next((p for p in patterns if fnmatchcase(name, p)), None)
+        lexer_class = find_lexer_class(lexer_name) if pattern is not None else None
+        if lexer_class is not None:
+            exact = 0.5 if "*" not in pattern else 0.0  # an exact file name beats a wildcard
+            ranked.append((lexer_class.priority + exact, lexer_class.__name__, lexer_class))
+    return max(ranked, key=lambda item: item[:2])[2] if ranked else None
+
+
 @lru_cache(maxsize=128)
 def _lexer_instance(lexer_class) -> Lexer:
     """One lexer object per language, shared by every path of that language."""
     return lexer_class(stripnl=False, ensurenl=False)
-
-
-def lexer_by_name(alias: str) -> Lexer | None:
-    """A lexer by Pygments alias (``json``, ``python``), or None."""
-    return _lexer_by_alias(alias.lower())
-
-
-@lru_cache(maxsize=64)
-def _lexer_by_alias(alias: str) -> Lexer | None:
-    from pygments.lexers import get_lexer_by_name
-    from pygments.util import ClassNotFound
-
-    try:
-        return get_lexer_by_name(alias, stripnl=False, ensurenl=False)
-    except ClassNotFound:
-        return None
 
 
 @lru_cache(maxsize=8)
@@ -112,15 +120,17 @@ def highlight_lines(lines: list[str], lexer: Lexer | None, style_name: str,
     cached = _CACHE.get(key)
     if cached is None:
         cached = _highlight(lines, lexer, style_name, limits)
-        if len(_CACHE) >= _CACHE_SIZE:
-            _CACHE.pop(next(iter(_CACHE)))
-        _CACHE[key] = cached
+        with _CACHE_LOCK:
+            while len(_CACHE) >= _CACHE_SIZE:
+                _CACHE.pop(next(iter(_CACHE)))
+            _CACHE[key] = cached
     return [text.copy() for text in cached]
 
 
 _CACHE: dict[tuple, list[Text]] = {}
-_CACHE_SIZE = 64
-"""Highlighted blocks kept (a block is one hunk side or one file view)."""
+_CACHE_LOCK = threading.Lock()
+_CACHE_SIZE = 32
+"""Highlighted blocks kept, oldest dropped first (a block is one hunk side or one file view)."""
 
 
 def _highlight(lines: list[str], lexer: Lexer, style_name: str, limits: Limits) -> list[Text]:

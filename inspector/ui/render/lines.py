@@ -38,12 +38,12 @@ class GutterLines:
         self.rows.append(text)
 
     def widths(self, total: int) -> list[int]:
-        """Column widths for a total width (flexible columns at least 10 cells each)."""
+        """Column widths for a total width: flexible columns share what fixed ones leave (at least 1 cell)."""
         fixed = sum(c.width for c in self.columns if c.width is not None)
         flexible = [c for c in self.columns if c.width is None]
         if not flexible:
             return [c.width or 0 for c in self.columns]
-        room = max(10 * len(flexible), total - fixed)
+        room = max(len(flexible), total - fixed)
         share, extra = divmod(room, len(flexible))
         widths = []
         for column in self.columns:
