@@ -13,6 +13,7 @@ from inspector.live import logs
 from inspector.live.errors import SetupError
 from inspector.live.printer import Printer
 from inspector.live.session import LiveOptions, LiveSession
+from inspector.sources.ingest import tune_gc
 
 EXIT_OK, EXIT_LOST, EXIT_SETUP = 0, 1, 2
 
@@ -27,6 +28,7 @@ def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None
         err.write(f"inspector live: {exc}\n")
         return EXIT_SETUP
     logs.configure(session.credentials.secrets, to_stderr=options.verbose and options.no_ui)
+    tune_gc()  # a live session keeps what it allocates: collect less often (bench/bench_ingest.py)
     try:
         if options.no_ui:
             return asyncio.run(run_headless(session, out, err))
@@ -39,11 +41,15 @@ def run_ui(session: LiveSession, err: IO[str]) -> int:
     """Hand the wired source and store to the UI (``inspector.ui.app.run_live``) when it exists."""
     try:
         from inspector.ui.app import run_live
+        from inspector.ui.options import UiOptions
     except ImportError:
         err.write("inspector live: the UI is not available in this build (no inspector.ui.app.run_live); "
                   "use --no-ui to print calls instead\n")
         return EXIT_SETUP
-    result = run_live(session.source, session.store, session.options)
+    result = run_live(session.source, session.store, UiOptions())
+    path = session.options.recording_path
+    if path:
+        err.write(f"inspector live: recorded to {path}\n")
     return int(result or 0)
 
 

@@ -5,7 +5,9 @@ The UI asks the source, never its type (STYLE.md point 2)::
     source.name          # "livekit", "memory"...
     source.is_live       # events keep arriving (a room), not a finished file
     source.can_answer    # answers can be sent back (a room joined with data publishing)
-    source.state         # SourceState: status (connecting/connected/...), detail, room, participants
+    source.label         # short name for a status bar
+    source.state         # SourceState: status (connecting/connected/...), detail, room, identity,
+                         #   participants, recording (path or None); state.label is one status line
     source.watch_state(callback)          # callback(state) on every change, on the source's loop
     await source.start(); await source.stop()
 
@@ -60,15 +62,15 @@ class SourceState:
 
     @property
     def label(self) -> str:
-        """One line for a status bar, e.g. ``connected · room demo · 2 participants``."""
+        """One line for a status bar, e.g. ``connected · 2 participants · rec`` (the room is in ``label``)."""
         parts = [self.status.value]
-        if self.room:
-            parts.append(f"room {self.room}")
         if self.status is SourceStatus.CONNECTED:
             count = len(self.participants)
             parts.append(f"{count} participant{'s' if count != 1 else ''}")
         if self.detail:
             parts.append(self.detail)
+        if self.recording:
+            parts.append("rec")
         return " · ".join(parts)
 
 
@@ -118,6 +120,11 @@ class Source:
     @property
     def state(self) -> SourceState:
         return self._state
+
+    @property
+    def label(self) -> str:
+        """A short name for the status bar (e.g. ``live conv_abc``)."""
+        return f"{self.name} {self._state.room}".strip()
 
     def watch_state(self, listener: StateListener) -> None:
         """Call ``listener(state)`` after every state change."""

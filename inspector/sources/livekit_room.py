@@ -67,6 +67,10 @@ class LiveKitSource(PacketSource):
     name = "livekit"
     is_live = True
 
+    @property
+    def label(self) -> str:
+        return f"live {self.state.room}".strip()
+
     def __init__(self, url: str, token: str, store: CallStore, writer: RecordingWriter | None = None, *,
                  room: str = "", identity: str = "", answering: bool = False,
                  connect_timeout: float | None = None, explain: Any = None, preflight: Any = None) -> None:
