@@ -132,3 +132,17 @@ def test_render_item_of_a_call_hydrates_and_renders_it():
     call = make_call(make_request(params={"command": "echo hi"}), make_result(details=BashDetail("hi")))
     text = render(render_item(call, width=80, theme=THEME, now=0.0)).text
     assert '"command": "echo hi"' in text and "stdout  1 line" in text
+
+
+def test_multi_line_parameters_show_as_text_blocks():
+    call = make_call(make_request(params={"command": "set -e\nmake test", "n": 1}))
+    lines = [line.rstrip() for line in show(call).splitlines()]
+    start = lines.index("parameters")
+    assert lines[start + 1:start + 7] == [
+        "{",
+        '  "command": ┆ 2 lines of text,',
+        "    ┆ set -e",
+        "    ┆ make test",
+        '  "n": 1',
+        "}",
+    ]

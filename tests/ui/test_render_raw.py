@@ -86,3 +86,8 @@ def test_hex_dump_width_and_cut():
     cut = render(hex_dump(data, THEME, width=100, limits=Limits(lines=4))).text.splitlines()
     assert len(cut) == 5 and cut[-1] == "… 2,496 more bytes not shown"
     assert cut[2] == "00000020  20 21 22 23 24 25 26 27  28 29 2a 2b 2c 2d 2e 2f  | !\"#$%&'()*+,-./|"
+
+
+def test_raw_json_stays_strict_json():
+    text = show(RawRef("x", "line 1", data=b'{"command": "set -e\\nmake test"}', protocol="rap"))
+    assert '"command": "set -e\\nmake test"' in text

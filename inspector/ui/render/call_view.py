@@ -41,7 +41,7 @@ def render_call(call: Call, request: Request | None = None, results: list[Result
     if any(r.error_code or r.error_message for r in results):
         parts.append(_errors(results, theme))
     parts += [Text(""), heading("parameters", theme)]
-    parts.append(render_json(request.params, theme, limits) if request.params is not None
+    parts.append(render_json(request.params, theme, limits, text_blocks=True) if request.params is not None
                  else muted("(none)", theme))
     if results:
         for index, result in enumerate(results):
@@ -286,7 +286,7 @@ def _message(item: Message, theme: RenderTheme, raw: bool, limits: Limits) -> Re
     body = render_value(item.text, theme, limits) if item.text else muted("(no text)", theme)
     parts: list[RenderableType] = [head, Text(""), body]
     if item.extra:
-        parts += [Text(""), heading("extra", theme), render_json(item.extra, theme, limits)]
+        parts += [Text(""), heading("extra", theme), render_json(item.extra, theme, limits, text_blocks=True)]
     return Group(*parts)
 
 

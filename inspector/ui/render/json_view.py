@@ -10,7 +10,15 @@ from rich.style import Style
 from rich.text import Text
 
 from inspector.textsafe import clean
-from inspector.ui.render.safe import DEFAULT_LIMITS, MARKER_STYLE, Limits, safe_text
+from inspector.ui.render.safe import (
+    DEFAULT_LIMITS,
+    MARKER_STYLE,
+    Limits,
+    cut_marker,
+    safe_line,
+    safe_text,
+    split_lines,
+)
 from inspector.ui.render.theme import RenderTheme
 
 MAX_DEPTH = 64
@@ -24,8 +32,10 @@ class _Full(Exception):
 
 
 class _Writer:
-    def __init__(self, theme: RenderTheme, limits: Limits) -> None:
+    def __init__(self, theme: RenderTheme, limits: Limits, text_blocks: bool = False) -> None:
         self.limits = limits
+        self.text_blocks = text_blocks
+        self.block: tuple[list[str], int, int] | None = None
         self.out = Text()
         self.lines = 1
         self.key = Style(color=theme.json_key)
@@ -45,8 +55,30 @@ class _Writer:
             self.container(list(value.items()), "{", "}", depth, keyed=True)
         elif isinstance(value, (list, tuple)):
             self.container(list(value), "[", "]", depth, keyed=False)
+        elif self.text_blocks and isinstance(value, str) and "\n" in value.strip("\n"):
+            self.text_block(value, depth)
         else:
             self.scalar(value)
+
+    def text_block(self, value: str, depth: int) -> None:
+        """A multi-line string as its lines under a bar (written after the separating comma)."""
+        lines, cut = split_lines(value, self.limits)
+        count = len(lines) + cut
+        self.out.append(f"┆ {count:,} lines of text", self.muted)
+        self.block = (lines, cut, depth)
+
+    def flush_block(self) -> None:
+        if self.block is None:
+            return
+        lines, cut, depth = self.block
+        self.block = None
+        for line in lines:
+            self.newline(depth + 1)
+            self.out.append("┆ ", self.muted)
+            self.out.append_text(safe_line(line, self.string, self.limits))
+        if cut:
+            self.newline(depth + 1)
+            self.out.append_text(cut_marker(cut))
 
     def container(self, items: list, opening: str, closing: str, depth: int, keyed: bool) -> None:
         if not items:
@@ -65,6 +97,7 @@ class _Writer:
             self.write(item, depth + 1)
             if index < len(items) - 1:
                 self.out.append(",")
+            self.flush_block()
         self.newline(depth)
         self.out.append(closing)
 
@@ -96,15 +129,19 @@ class _Writer:
             self.out.append(f" … ({extra:,} more chars)", MARKER_STYLE)
 
 
-def render_json(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS) -> Text:
+def render_json(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *,
+                text_blocks: bool = False) -> Text:
     """``value`` as pretty JSON (2-space indent, keys in order) with theme colours.
 
     Strings are JSON-escaped, cleaned and cut at ``limits.line_chars``; output stops after
-    ``limits.lines`` lines with a marker; nesting deeper than 64 levels is summarised.
+    ``limits.lines`` lines with a marker; nesting deeper than 64 levels is summarised. With
+    ``text_blocks``, a string of several lines (a command, a file's content, a prompt) is shown as
+    its lines under a ``┆`` bar instead of one escaped line: easier to read, no longer strict JSON.
     """
-    writer = _Writer(theme, limits)
+    writer = _Writer(theme, limits, text_blocks)
     try:
         writer.write(value, 0)
+        writer.flush_block()
     except _Full:
         writer.out.append("\n")
         writer.out.append(f"… JSON cut after {limits.lines:,} lines", MARKER_STYLE)
@@ -124,11 +161,13 @@ def parse_json_text(text: str) -> tuple[bool, Any]:
         return False, None
 
 
-def render_value(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS) -> Text:
-    """A result payload: text as text (or as JSON when it is a JSON document), anything else as JSON."""
+def render_value(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *,
+                 text_blocks: bool = True) -> Text:
+    """A payload: text as text (or as JSON when it is a JSON document), anything else as JSON
+    (multi-line strings inside as text blocks, see ``render_json``)."""
     if isinstance(value, str):
         ok, parsed = parse_json_text(value)
         if ok:
-            return render_json(parsed, theme, limits)
+            return render_json(parsed, theme, limits, text_blocks=text_blocks)
         return safe_text(value, limits=limits)
-    return render_json(value, theme, limits)
+    return render_json(value, theme, limits, text_blocks=text_blocks)
