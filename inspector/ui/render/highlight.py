@@ -67,7 +67,7 @@ def _builtin_lexer_class(name: str):
     for _module, lexer_name, _aliases, patterns, _mimes in LEXERS.values():
         pattern = next((p for p in patterns if fnmatchcase(name, p)), None)
         lexer_class = find_lexer_class(lexer_name) if pattern is not None else None
-        if lexer_class is not None:
+        if lexer_class is not None and pattern is not None:
             exact = 0.5 if "*" not in pattern else 0.0  # an exact file name beats a wildcard
             ranked.append((lexer_class.priority + exact, lexer_class.__name__, lexer_class))
     return max(ranked, key=lambda item: item[:2])[2] if ranked else None

@@ -63,22 +63,24 @@ class GutterLines:
         new_line = Segment.line()
         for row in self.rows:
             if isinstance(row, Text):
-                lines = row.wrap(console, width, overflow="fold") if row.cell_len > width or "\n" in row.plain else [row]
-                for line in lines:
+                whole: Sequence[Text] = [row]
+                if row.cell_len > width or "\n" in row.plain:
+                    whole = list(row.wrap(console, width, overflow="fold"))
+                for line in whole:
                     yield from _cell_line(console, line, width, row.style)
                     yield new_line
                 continue
-            wrapped = []
+            wrapped: list[Sequence[Text]] = []
             for cell, column, cell_width in zip(row, self.columns, widths, strict=False):
                 if column.width is None and (cell.cell_len > cell_width or "\n" in cell.plain):
-                    wrapped.append(cell.wrap(console, cell_width, overflow="fold"))
+                    wrapped.append(list(cell.wrap(console, cell_width, overflow="fold")))
                 else:
                     wrapped.append([cell])
             height = max((len(lines) for lines in wrapped), default=1)
             for index in range(height):
                 for cell, lines, cell_width in zip(row, wrapped, widths, strict=False):
-                    line = lines[index] if index < len(lines) else None
-                    yield from _cell_line(console, line, cell_width, cell.style)
+                    part = lines[index] if index < len(lines) else None
+                    yield from _cell_line(console, part, cell_width, cell.style)
                 yield new_line
 
 

@@ -118,7 +118,7 @@ class RenderTheme:
         Values Rich cannot parse as a colour are ignored, so a bad theme never breaks rendering.
         """
         base = cls.dark() if dark else cls.light()
-        changes: dict[str, object] = {}
+        changes: dict[str, str] = {}
         for name, value in variables.items():
             field_name = _VARIABLE_FIELDS.get(name)
             if field_name is None or not isinstance(value, str):
@@ -126,7 +126,7 @@ class RenderTheme:
             value = value.strip()
             if field_name == "syntax_style" or _is_rich_color(value):
                 changes[field_name] = value
-        return replace(base, dark_mode=dark, **changes)
+        return replace(base, dark_mode=dark, **changes)  # type: ignore[arg-type]
 
     @classmethod
     def from_spec(cls, spec: ThemeSpec) -> RenderTheme:
