@@ -8,7 +8,8 @@ LIVE_EPILOG = """\
 Reads LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET like LiveKit's `lk`. With a key and secret the
 inspector mints its own token: identity inspector-<random>, hidden from the others (--visible to show it),
 allowed to publish data only when answering is on. Exit codes: 0 stopped, 1 connection lost, 2 could not
-start (options, rules file, or joining the room).
+start (options, rules file, or joining the room), 3 the LiveKit SDK's native core crashed (the recording
+so far is kept and its path printed).
 """
 
 
@@ -64,14 +65,33 @@ def _exit_now(code: int) -> int:
     return code
 
 
+def _supervised(command: str, args: argparse.Namespace) -> int:
+    """Run the command in a child process that may crash in the SDK (see inspector.live.supervise)."""
+    from inspector.live.supervise import child_command, supervise
+
+    plain = {k: v for k, v in vars(args).items() if k != "handler"}
+    argv, env = child_command(command, plain)
+    return supervise(argv, env)
+
+
 def run_live_command(args: argparse.Namespace) -> int:
+    return _supervised("live", args)
+
+
+def run_demo_command(args: argparse.Namespace) -> int:
+    return _supervised("demo", args)
+
+
+def run_live_here(args: argparse.Namespace) -> int:
+    """``inspector live`` in this process (the supervised child)."""
     from inspector.live.runner import run
     from inspector.live.session import LiveOptions
 
     return _exit_now(run(LiveOptions.from_args(args)))
 
 
-def run_demo_command(args: argparse.Namespace) -> int:
+def run_demo_here(args: argparse.Namespace) -> int:
+    """``inspector demo`` in this process (the supervised child)."""
     from inspector.demo.launcher import run_demo
 
     return _exit_now(run_demo(args))

@@ -108,11 +108,12 @@ def run_demo(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] 
 
 
 def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str]) -> int:
-    from inspector.live import logs
+    from inspector.live import logs, supervise
     from inspector.live.runner import run_headless, run_ui
     from inspector.sources.ingest import tune_gc
 
     logs.configure(session.credentials.secrets, to_stderr=session.options.verbose and session.options.no_ui)
+    supervise.note_status(recording=session.options.recording_path)
     tune_gc()
     if session.options.no_ui:
         err.write(f"inspector demo: room {session.credentials.room} at {session.credentials.url}; "

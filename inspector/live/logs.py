@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 import os
+from logging.handlers import RotatingFileHandler
 from collections.abc import Iterable
 
 _MARK = "_inspector_handler"
@@ -45,7 +46,7 @@ def configure(secrets: Iterable[str], *, to_stderr: bool, path: str | None = Non
     path = path or log_path()
     try:
         os.makedirs(os.path.dirname(path), exist_ok=True)
-        handlers.append(logging.FileHandler(path, encoding="utf-8"))
+        handlers.append(RotatingFileHandler(path, maxBytes=1_000_000, backupCount=2, encoding="utf-8"))
     except OSError:
         path = None
     if to_stderr:

@@ -9,7 +9,7 @@ from collections.abc import Awaitable
 from typing import IO
 
 from inspector.answer.rules import RulesError
-from inspector.live import logs
+from inspector.live import logs, supervise
 from inspector.live.errors import SetupError
 from inspector.live.printer import Printer
 from inspector.live.session import LiveOptions, LiveSession
@@ -28,6 +28,7 @@ def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None
         err.write(f"inspector live: {exc}\n")
         return EXIT_SETUP
     logs.configure(session.credentials.secrets, to_stderr=options.verbose and options.no_ui)
+    supervise.note_status(recording=options.recording_path)
     tune_gc()  # a live session keeps what it allocates: collect less often (bench/bench_ingest.py)
     try:
         if options.no_ui:
@@ -65,7 +66,10 @@ async def run_headless(session: LiveSession, out: IO[str], err: IO[str], *,
                      f"{options.answer_rules}", rules=len(options.rules))
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
-    for sig in (signal.SIGINT, signal.SIGTERM):
+    # supervised, SIGTERM is left alone: it is how the SDK's core ends the process when it panics, and the
+    # parent reports that (the parent forwards a user's stop as SIGINT)
+    signals = (signal.SIGINT,) if supervise.supervised() else (signal.SIGINT, signal.SIGTERM)
+    for sig in signals:
         try:
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread / Windows

@@ -182,3 +182,20 @@ def test_answering_and_setup_modules_stay_light():
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == ""
+
+
+def test_supervisor_reports_a_crash_of_the_child_with_the_recording(tmp_path):
+    from inspector.live import supervise
+
+    crash = ("import os, signal, json\n"
+             "json.dump({'recording': '/tmp/r.jsonl'}, open(os.environ['INSPECTOR_LIVE_STATUS'], 'w'))\n"
+             "os.kill(os.getpid(), signal.SIGTERM)\n")
+    err = io.StringIO()
+    assert supervise.supervise([sys.executable, "-c", crash], err=err) == supervise.EXIT_CRASH
+    message = err.getvalue()
+    assert "the LiveKit core stopped (signal SIGTERM)" in message
+    assert "The recording so far is at /tmp/r.jsonl" in message
+    err = io.StringIO()
+    assert supervise.supervise([sys.executable, "-c", "import os; os.abort()"], err=err) == supervise.EXIT_CRASH
+    assert "SIGABRT" in err.getvalue()
+    assert supervise.supervise([sys.executable, "-c", "raise SystemExit(2)"], err=io.StringIO()) == 2
