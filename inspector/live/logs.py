@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import logging
 import os
-from logging.handlers import RotatingFileHandler
 from collections.abc import Iterable
+from logging.handlers import RotatingFileHandler
 
 _MARK = "_inspector_handler"
 
