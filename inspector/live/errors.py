@@ -32,7 +32,11 @@ def check_url(url: str) -> tuple[str, int]:
 
 
 async def preflight(url: str, timeout: float = 5.0) -> str | None:
-    """Try a plain TCP connection to the server first: a readable reason if it cannot work, else None."""
+    """Check what can be checked before the SDK tries (and retries) for a minute: a reason, or None.
+
+    A plain TCP connection to the server's port, then whether this machine has any address libwebrtc
+    can use (with only `lo`, the WebRTC connection can never come up).
+    """
     host, port = check_url(url)
     where = f"{host}:{port}"
     try:
@@ -49,6 +53,8 @@ async def preflight(url: str, timeout: float = 5.0) -> str | None:
             return f"no route to {where} ({exc.strerror}): check the network, VPN or the URL"
         return f"cannot reach {where}: {exc.strerror or exc}"
     writer.close()
+    if netcheck.only_loopback():
+        return f"{where} answers, but {netcheck.ONLY_LO_EXPLANATION}"
     return None
 
 

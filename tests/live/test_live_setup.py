@@ -199,3 +199,30 @@ def test_supervisor_reports_a_crash_of_the_child_with_the_recording(tmp_path):
     assert supervise.supervise([sys.executable, "-c", "import os; os.abort()"], err=err) == supervise.EXIT_CRASH
     assert "SIGABRT" in err.getvalue()
     assert supervise.supervise([sys.executable, "-c", "raise SystemExit(2)"], err=io.StringIO()) == 2
+
+
+def test_preflight_names_the_only_lo_sandbox(monkeypatch):
+    from inspector.live import netcheck
+
+    monkeypatch.setattr(netcheck, "non_loopback_interfaces", lambda: [])
+    with socket.socket() as server:
+        server.bind(("127.0.0.1", 0))
+        server.listen()
+        port = server.getsockname()[1]
+        reason = asyncio.run(preflight(f"ws://127.0.0.1:{port}"))
+    assert "only the loopback interface `lo`" in reason
+
+
+def test_demo_without_the_room_extra_says_how_to_install_it(monkeypatch):
+    import argparse
+
+    from inspector.demo import launcher
+    from inspector.live import netcheck
+
+    monkeypatch.setattr(netcheck, "only_loopback", lambda: False)
+    monkeypatch.setitem(sys.modules, "inspector.room.thread", None)
+    err = io.StringIO()
+    args = argparse.Namespace(answer_rules=None, auto=False, rounds=None, no_ui=True, answer=None, record=None,
+                              no_record=True, json=False, verbose=False, speed=1.0)
+    assert launcher.run_demo(args, out=io.StringIO(), err=err) == 2
+    assert "pip install 'inspector[room]'" in err.getvalue()
