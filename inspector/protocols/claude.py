@@ -5,20 +5,12 @@ from __future__ import annotations
 import json
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass
-from datetime import datetime, timezone
-from typing import Any
+from typing import Any, BinaryIO
 
-from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _values
-from inspector.protocols.claude_details import TASK_TOOLS, details, hint, outcome, summarize
-from inspector.protocols.claude_subagents import (
-    AgentFile,
-    Planner,
-    agent_id_of,
-    is_agent_file,
-    prompt_text,
-)
+from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
+from inspector.protocols import _jsonfile
+from inspector.protocols.claude_records import Session, Source, bad, decode
+from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
 
 try:  # orjson is a dependency; plain json keeps the module usable without it
     from orjson import loads as _fast_loads
@@ -28,10 +20,8 @@ except ImportError:  # pragma: no cover
 NAME = "claude"
 DESCRIPTION = "Claude Code transcripts (~/.claude/projects/*/*.jsonl), with their subagents"
 
-TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
 _BOM = b"\xef\xbb\xbf"
-_INTERRUPTED = "[Request interrupted by user"
-_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+_SPACE = b" \t\r\n"
 # Record types that are never shown: skipped from their first bytes, without decoding the line.
 _CHEAP_SKIPS = tuple(
     (f'{{"type":"{kind}"'.encode(), kind)
@@ -74,8 +64,8 @@ def read(path: str) -> Iterator[Event]:
     """
     agent_file = is_agent_file(path)
     planner = None if agent_file else Planner(path)
-    session = _Session(planner)
-    source = _Source(path, agent=agent_id_of(path), nested=True) if agent_file else _Source(path)
+    session = Session(planner)
+    source = Source(path, agent=agent_id_of(path), nested=True) if agent_file else Source(path)
     yield from _read_file(path, session, source)
     if planner is None:
         return
@@ -95,81 +85,106 @@ def redecode(raw: RawRef) -> list[Event]:
 
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """The events of one line on its own (for a growing file, or to re-read a stored record)."""
-    source = raw.source
-    src = _Source(source, agent=agent_id_of(source), nested=True) if is_agent_file(source) else _Source(source)
+    path = raw.source
+    source = Source(path, agent=agent_id_of(path), nested=True) if is_agent_file(path) else Source(path)
     if line.startswith(_BOM):
         line = line[len(_BOM) :]
     if not line.strip():
         return []
-    return _decode_bytes(line, raw, _Session(None), src)
+    return _decode_bytes(line, raw, Session(None), source)
 
 
-# -- reading state -----------------------------------------------------------------------------------
+# -- lines -------------------------------------------------------------------------------------------
 
 
-@dataclass(slots=True)
-class _Source:
-    """Where records come from: the session itself, a subagent file, or progress copies."""
+class _Lines:
+    """The lines of a binary file as spans of one reused buffer.
 
-    path: str
-    parent: str | None = None  # the call every record nests under (subagent files, progress copies)
-    agent: str = ""
-    nested: bool = False  # records belong to one subagent (placement comes from here, not the record)
-    copy: bool = False  # records may repeat calls already read: skip ids seen before
+    A fresh bytes object per line (``readline``) costs a page fault per 4 KB on the lines of hundreds
+    of kilobytes that transcripts hold (pasted images, file contents); spans of a buffer kept between
+    reads cost nothing. The buffer grows to the longest line and is returned to a small pool.
+    """
+
+    _pool: list[bytearray] = []
+    BLOCK = 1 << 18
+    KEEP = 8 << 20  # buffers up to this size go back to the pool
+
+    def __init__(self, fh: BinaryIO) -> None:
+        self.fh = fh
+        self.buf = self._pool.pop() if self._pool else bytearray(self.BLOCK)
+        self.view = memoryview(self.buf)
+
+    def spans(self) -> Iterator[tuple[int, int, int]]:
+        """``(start, end, file offset of start)`` per line, newline included; a span of ``view`` is
+        only valid until the next one is asked for, and must be released by then."""
+        buf, filled, start, base = self.buf, 0, 0, 0
+        while True:
+            end = buf.find(b"\n", start, filled)
+            while end >= 0:
+                yield start, end + 1, base + start
+                start = end + 1
+                end = buf.find(b"\n", start, filled)
+            tail = filled - start
+            if start:
+                self.view[:tail] = bytes(self.view[start:filled])
+                base += start
+            start, filled = 0, tail
+            if filled == len(buf):  # a line longer than the buffer: double it
+                self.view.release()
+                buf.extend(bytes(len(buf)))
+                self.view = memoryview(buf)
+            count = self.fh.readinto(self.view[filled:])
+            if not count:
+                if filled:
+                    yield 0, filled, base
+                return
+            filled += count
+
+    def close(self) -> None:
+        self.view.release()
+        if len(self.buf) <= self.KEEP and len(self._pool) < 4:
+            self._pool.append(self.buf)
 
 
-class _Session:
-    """What one read of a session knows so far: open calls, answered ids, sidechain links."""
-
-    __slots__ = ("planner", "skip_agents", "tools", "emitted", "done", "side", "seen_copies", "strings",
-                 "group")
-
-    def __init__(self, planner: Planner | None) -> None:
-        self.planner = planner
-        self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
-        self.tools: dict[str, tuple[str, str]] = {}  # open call id -> (tool, request hint)
-        self.emitted: set[str] = set()  # call ids requested so far
-        self.done: set[str] = set()  # call ids answered so far
-        self.side: dict[str, str | None] = {}  # sidechain record uuid -> the Task call it belongs to
-        self.seen_copies: set[str] = set()  # uuids of progress copies already read
-        self.strings: dict[str, str] = {}
-        self.group = ""
-
-    def intern(self, text: str) -> str:
-        return self.strings.setdefault(text, text)
-
-
-# -- files -------------------------------------------------------------------------------------------
-
-
-def _read_file(path: str, session: _Session, source: _Source) -> Iterator[Event]:
+def _read_file(path: str, session: Session, source: Source) -> Iterator[Event]:
     with open(path, "rb") as fh:
-        offset = 0
-        number = 0
-        for line in fh:
-            number += 1
-            start = offset
-            offset += len(line)
-            if number == 1 and line.startswith(_BOM):
-                line = line[len(_BOM) :]
-                start += len(_BOM)
-            length = len(line)
-            if line.endswith(b"\n"):
-                length -= 2 if line.endswith(b"\r\n") else 1
-            if length <= 0 or line.isspace():
-                continue
-            raw = RawRef(path, f"line {number}", start, length, protocol=NAME)
-            kind = _prefilter(line, session)
-            if kind is not None:
-                yield Skipped(kind, raw.where)
-                continue
-            yield from _decode_bytes(line, raw, session, source)
+        lines = _Lines(fh)
+        try:
+            number = 0
+            for start, end, offset in lines.spans():
+                number += 1
+                events = _span_events(lines, start, end, offset, number, path, session, source)
+                if events:
+                    yield from events
+        finally:
+            lines.close()
 
 
-def _read_agent(file: AgentFile, session: _Session) -> Iterator[Event]:
+def _span_events(lines: _Lines, start: int, end: int, offset: int, number: int, path: str,
+                 session: Session, source: Source) -> list[Event] | None:
+    buf = lines.buf
+    if number == 1 and buf.startswith(_BOM, start, end):
+        start += len(_BOM)
+        offset += len(_BOM)
+    stop = end
+    while stop > start and buf[stop - 1] in (10, 13):
+        stop -= 1
+    if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
+        return None
+    raw = RawRef(path, f"line {number}", offset, stop - start, protocol=NAME)
+    kind = _prefilter(buf, start, stop, session)
+    if kind is not None:
+        return [Skipped(kind, raw.where)]
+    line = lines.view[start:stop]
+    try:
+        return _decode_bytes(line, raw, session, source)
+    finally:
+        line.release()
+
+
+def _read_agent(file: AgentFile, session: Session) -> Iterator[Event]:
     """A subagent file's events; one not linked to a call is shown only when it made calls."""
-    source = _Source(file.path, parent=file.parent, agent=session.intern(file.agent_id), nested=True,
-                     copy=True)
+    source = Source(file.path, parent=file.parent, agent=session.intern(file.agent_id), nested=True, copy=True)
     try:
         if file.linked:
             yield from _read_file(file.path, session, source)
@@ -184,241 +199,41 @@ def _read_agent(file: AgentFile, session: _Session) -> Iterator[Event]:
         yield Skipped("subagent without calls", file.path)
 
 
-def _ends_record(line: bytes) -> bool:
-    return line.endswith((b"}", b"}\n", b"}\r\n"))
-
-
-def _prefilter(line: bytes, session: _Session) -> str | None:
+def _prefilter(buf: bytes | bytearray, start: int, stop: int, session: Session) -> str | None:
     """The kind of a record that is skipped whole, found without decoding it (None: decode it)."""
-    if line.startswith(b'{"type":"'):
+    if buf[stop - 1] != 125:  # not ending with "}": let the decoder say what is wrong
+        return None
+    if buf.startswith(b'{"type":"', start, stop):
         for prefix, kind in _CHEAP_SKIPS:
-            if line.startswith(prefix) and _ends_record(line):
+            if buf.startswith(prefix, start, stop):
                 return kind
-    if session.skip_agents and _PROGRESS_HEAD in line[:4096]:
+    if session.skip_agents and buf.find(_PROGRESS_HEAD, start, min(stop, start + 4096)) >= 0:
         # A progress copy of a subagent whose own file is read: the data's agentId is the last one.
-        at = line.rfind(_AGENT_KEY)
+        at = buf.rfind(_AGENT_KEY, start, stop)
         if at >= 0:
-            end = line.find(b'"', at + len(_AGENT_KEY))
-            agent = line[at + len(_AGENT_KEY) : end].decode("utf-8", "replace")
-            if agent in session.skip_agents and b'"agent_progress"' in line and _ends_record(line):
+            begin = at + len(_AGENT_KEY)
+            agent = bytes(buf[begin : buf.find(b'"', begin, stop)]).decode("utf-8", "replace")
+            if agent in session.skip_agents and buf.find(b'"agent_progress"', start, stop) >= 0:
                 return "progress"
     return None
 
 
-def _loads(line: bytes) -> tuple[Any, str | None]:
+def _loads(line: Any) -> tuple[Any, str | None]:
     if _fast_loads is not None:
         try:
             return _fast_loads(line), None
         except (ValueError, RecursionError):
             pass  # plain json says why, and reads what orjson refuses (lone surrogates, NaN)
-    return _jsonfile.loads(line)
+    return _jsonfile.loads(bytes(line))
 
 
-def _decode_bytes(line: bytes, raw: RawRef, session: _Session, source: _Source) -> list[Event]:
+def _decode_bytes(line: Any, raw: RawRef, session: Session, source: Source) -> list[Event]:
     value, error = _loads(line)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     if not isinstance(value, dict):
-        return [_bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
+        return [bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
     try:
-        return _decode(value, raw, session, source)
+        return decode(value, raw, session, source)
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
-        return [_bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
-
-
-def _bad(raw: RawRef, reason: str) -> Malformed:
-    return Malformed(raw.where, reason, source=raw.source, raw=raw)
-
-
-# -- records -----------------------------------------------------------------------------------------
-
-
-def _decode(record: dict, raw: RawRef, session: _Session, source: _Source) -> list[Event]:
-    kind = record.get("type")
-    if not isinstance(kind, str):
-        return [_bad(raw, "record without a string 'type'")]
-    if kind == "user" or kind == "assistant":
-        return _conversation(record, kind, raw, session, source)
-    if kind == "progress":
-        return _progress(record, raw, session, source)
-    if kind == "summary":
-        return _summary(record, raw, session)
-    if kind == "system":
-        return _system(record, raw, session, source)
-    return [Skipped(kind[:60] or "?", raw.where)]
-
-
-def _group(record: dict, session: _Session) -> str:
-    sid = record.get("sessionId")
-    if isinstance(sid, str) and sid != session.group:
-        session.group = session.intern(sid)
-    return session.group
-
-
-def _conversation(record: dict, kind: str, raw: RawRef, session: _Session, source: _Source) -> list[Event]:
-    message = record.get("message")
-    if not isinstance(message, dict):
-        return [_bad(raw, "'message' is not an object")]
-    content = message.get("content")
-    if not isinstance(content, (str, list)):
-        return [_bad(raw, "'message.content' is neither text nor a list of blocks")]
-    group = _group(record, session)
-    ts = _time(record.get("timestamp"))
-    parent, sender = _placement(record, kind, content, session, source)
-    if isinstance(content, str):
-        return [_text(kind, [content], record, group, ts, sender, raw, parent)]
-    results = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "tool_result")
-    structured = record.get("toolUseResult") if results == 1 else None
-    message_id = message.get("id") if isinstance(message.get("id"), str) else None
-    texts: list[str] = []
-    events: list[Event] = []
-    for block in content:
-        btype = block.get("type") if isinstance(block, dict) else None
-        if not isinstance(btype, str):
-            events.append(_bad(raw, "a content block without a string 'type'"))
-        elif btype == "text":
-            text = block.get("text")
-            if isinstance(text, str) and text.strip():
-                texts.append(text)
-        elif btype == "tool_use" or btype == "server_tool_use":
-            events.append(_request(block, group, ts, sender, raw, parent, message_id, session, source))
-        elif btype == "tool_result" or btype.endswith("_tool_result"):
-            events.append(_result(block, structured, group, ts, sender, raw, session, source))
-        elif btype == "image":
-            texts.append("[image]")
-        elif btype in ("thinking", "redacted_thinking"):
-            events.append(Skipped("thinking", raw.where))
-        else:
-            events.append(Skipped(f"block {btype[:40]}", raw.where))
-    if texts:
-        events.insert(0, _text(kind, texts, record, group, ts, sender, raw, parent))
-    return events
-
-
-def _placement(record: dict, kind: str, content: Any, session: _Session,
-               source: _Source) -> tuple[str | None, str]:
-    """``(parent call id, sender)`` of a user/assistant record."""
-    if source.nested:
-        return source.parent, source.agent or "subagent"
-    if record.get("isSidechain") is not True:
-        return None, kind
-    uuid = record.get("uuid")
-    up = record.get("parentUuid")
-    if isinstance(up, str) and up in session.side:
-        parent = session.side[up]
-    elif up is None and session.planner is not None:  # the root of an inline subagent: its prompt
-        parent = session.planner.match_prompt(prompt_text(content)) if kind == "user" else None
-        if parent is None:
-            parent = session.planner.oldest_uncovered(session.done)
-    else:
-        parent = None
-    if isinstance(uuid, str):
-        session.side[uuid] = parent
-    agent = record.get("agentId")
-    return parent, session.intern(agent) if isinstance(agent, str) and agent else "subagent"
-
-
-def _text(kind: str, texts: list[str], record: dict, group: str, ts: float | None, sender: str,
-          raw: RawRef, parent: str | None) -> Message | Skipped:
-    text = "\n".join(texts)
-    if kind == "user":
-        if record.get("isMeta") is True:
-            return Skipped("meta", raw.where)
-        if text.startswith(_INTERRUPTED):
-            kind = "interrupt"
-    return Message(kind, text[:TEXT_LIMIT], group, ts, sender, raw, parent)
-
-
-def _request(block: dict, group: str, ts: float | None, sender: str, raw: RawRef, parent: str | None,
-             message_id: str | None, session: _Session, source: _Source) -> Event:
-    call_id = block.get("id")
-    tool = block.get("name")
-    if not isinstance(call_id, str) or not call_id:
-        return _bad(raw, "tool_use without a string 'id'")
-    if not isinstance(tool, str):
-        return _bad(raw, f"tool_use {call_id[:60]} without a string 'name'")
-    if source.copy and call_id in session.emitted:
-        return Skipped("repeated call", raw.where)
-    session.emitted.add(call_id)
-    params = block.get("input")
-    tool = session.intern(tool)
-    session.tools[call_id] = (tool, hint(params))
-    if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
-        session.planner.add_task(call_id, params.get("prompt"), params.get("description"))
-    return Request(call_id, tool, group, params, ts=ts, sender=sender, raw=raw, parent_id=parent,
-                   summary=summarize(tool, params), message_id=message_id)
-
-
-def _result(block: dict, structured: Any, group: str, ts: float | None, sender: str, raw: RawRef,
-            session: _Session, source: _Source) -> Event:
-    call_id = block.get("tool_use_id")
-    if not isinstance(call_id, str) or not call_id:
-        return _bad(raw, "tool_result without a string 'tool_use_id'")
-    if source.copy and call_id in session.done:
-        return Skipped("repeated result", raw.where)
-    session.done.add(call_id)
-    tool, request_hint = session.tools.pop(call_id, ("", ""))
-    content = block.get("content")
-    ended, message, code = outcome(block.get("is_error") is True, content)
-    detail, has_diff = details(tool, structured, request_hint) if structured is not None else (None, False)
-    if session.planner is not None and isinstance(structured, dict) and (tool in TASK_TOOLS or not tool):
-        session.planner.link(structured.get("agentId"), call_id)
-    return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, has_diff, tool)
-
-
-def _progress(record: dict, raw: RawRef, session: _Session, source: _Source) -> list[Event]:
-    """A 2.1.x ``agent_progress`` record: a copy of one subagent message, used only when it is the only copy."""
-    data = record.get("data")
-    if not isinstance(data, dict) or data.get("type") != "agent_progress":
-        return [Skipped("progress", raw.where)]
-    agent = data.get("agentId") if isinstance(data.get("agentId"), str) else ""
-    inner = data.get("message")
-    if agent in session.skip_agents or not isinstance(inner, dict) or inner.get("type") not in ("user", "assistant"):
-        return [Skipped("progress", raw.where)]
-    uuid = inner.get("uuid")
-    if isinstance(uuid, str):
-        if uuid in session.seen_copies:
-            return [Skipped("progress", raw.where)]
-        session.seen_copies.add(uuid)
-    parent = record.get("parentToolUseID")
-    parent = parent if isinstance(parent, str) and parent else source.parent
-    if parent is not None and session.planner is not None:
-        session.planner.cover(parent)
-    nested = dict(inner)
-    nested.setdefault("sessionId", record.get("sessionId"))
-    nested.setdefault("timestamp", record.get("timestamp"))
-    copy = _Source(source.path, parent=parent, agent=session.intern(agent) if agent else "subagent",
-                   nested=True, copy=True)
-    return _conversation(nested, nested["type"], raw, session, copy)
-
-
-def _summary(record: dict, raw: RawRef, session: _Session) -> list[Event]:
-    text = record.get("summary")
-    if not isinstance(text, str):
-        return [_bad(raw, "summary record without a string 'summary'")]
-    return [Message("summary", text[:TEXT_LIMIT], session.group, raw=raw)]
-
-
-def _system(record: dict, raw: RawRef, session: _Session, source: _Source) -> list[Event]:
-    content = record.get("content")
-    subtype = record.get("subtype")
-    if not isinstance(content, str) or not content.strip():
-        return [Skipped(f"system {subtype[:40]}" if isinstance(subtype, str) else "system", raw.where)]
-    tool_use = record.get("toolUseID")
-    parent = tool_use if isinstance(tool_use, str) and tool_use else source.parent
-    text = _ANSI.sub("", content[: TEXT_LIMIT * 2])[:TEXT_LIMIT]
-    return [Message("system", text, _group(record, session), _time(record.get("timestamp")), "system", raw,
-                    parent)]
-
-
-_UTC = timezone.utc
-
-
-def _time(value: Any) -> float | None:
-    """Epoch seconds of a record's ``timestamp`` (the common ``...T..:..:..mmmZ`` form parsed directly)."""
-    if isinstance(value, str) and len(value) == 24 and value[23] == "Z" and value[19] == ".":
-        try:
-            return datetime.fromisoformat(value[:23]).replace(tzinfo=_UTC).timestamp()
-        except ValueError:
-            pass
-    return _values.parse_time(value)
+        return [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]

@@ -1,0 +1,252 @@
+"""Claude Code records: one decoded JSON line (user, assistant, progress, summary, system) into model events."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
+from inspector.protocols import _values
+from inspector.protocols.claude_details import TASK_TOOLS, details, hint, outcome, summarize
+from inspector.protocols.claude_subagents import Planner, prompt_text
+
+TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
+_INTERRUPTED = "[Request interrupted by user"
+_ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+# -- reading state ---------------------------------------------------------------------------------
+
+
+@dataclass(slots=True)
+class Source:
+    """Where records come from: the session itself, a subagent file, or progress copies."""
+
+    path: str
+    parent: str | None = None  # the call every record nests under (subagent files, progress copies)
+    agent: str = ""
+    nested: bool = False  # records belong to one subagent (placement comes from here, not the record)
+    copy: bool = False  # records may repeat calls already read: skip ids seen before
+
+
+class Session:
+    """What one read of a session knows so far: open calls, answered ids, sidechain links."""
+
+    __slots__ = ("planner", "skip_agents", "tools", "emitted", "done", "side", "seen_copies", "strings",
+                 "group")
+
+    def __init__(self, planner: Planner | None) -> None:
+        self.planner = planner
+        self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
+        self.tools: dict[str, tuple[str, str]] = {}  # open call id -> (tool, request hint)
+        self.emitted: set[str] = set()  # call ids requested so far
+        self.done: set[str] = set()  # call ids answered so far
+        self.side: dict[str, str | None] = {}  # sidechain record uuid -> the Task call it belongs to
+        self.seen_copies: set[str] = set()  # uuids of progress copies already read
+        self.strings: dict[str, str] = {}
+        self.group = ""
+
+    def intern(self, text: str) -> str:
+        return self.strings.setdefault(text, text)
+
+
+def bad(raw: RawRef, reason: str) -> Malformed:
+    """A Malformed event for the record ``raw`` points at."""
+    return Malformed(raw.where, reason, source=raw.source, raw=raw)
+
+
+# -- records ---------------------------------------------------------------------------------------
+
+
+def decode(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
+    """The events of one decoded record; ``session`` keeps what later records need."""
+    kind = record.get("type")
+    if not isinstance(kind, str):
+        return [bad(raw, "record without a string 'type'")]
+    if kind == "user" or kind == "assistant":
+        return _conversation(record, kind, raw, session, source)
+    if kind == "progress":
+        return _progress(record, raw, session, source)
+    if kind == "summary":
+        return _summary(record, raw, session)
+    if kind == "system":
+        return _system(record, raw, session, source)
+    return [Skipped(kind[:60] or "?", raw.where)]
+
+
+def _group(record: dict, session: Session) -> str:
+    sid = record.get("sessionId")
+    if isinstance(sid, str) and sid != session.group:
+        session.group = session.intern(sid)
+    return session.group
+
+
+def _conversation(record: dict, kind: str, raw: RawRef, session: Session, source: Source) -> list[Event]:
+    message = record.get("message")
+    if not isinstance(message, dict):
+        return [bad(raw, "'message' is not an object")]
+    content = message.get("content")
+    if not isinstance(content, (str, list)):
+        return [bad(raw, "'message.content' is neither text nor a list of blocks")]
+    group = _group(record, session)
+    ts = _time(record.get("timestamp"))
+    parent, sender = _placement(record, kind, content, session, source)
+    if isinstance(content, str):
+        return [_text(kind, [content], record, group, ts, sender, raw, parent)]
+    results = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "tool_result")
+    structured = record.get("toolUseResult") if results == 1 else None
+    message_id = message.get("id") if isinstance(message.get("id"), str) else None
+    texts: list[str] = []
+    events: list[Event] = []
+    for block in content:
+        btype = block.get("type") if isinstance(block, dict) else None
+        if not isinstance(btype, str):
+            events.append(bad(raw, "a content block without a string 'type'"))
+        elif btype == "text":
+            text = block.get("text")
+            if isinstance(text, str) and text.strip():
+                texts.append(text)
+        elif btype == "tool_use" or btype == "server_tool_use":
+            events.append(_request(block, group, ts, sender, raw, parent, message_id, session, source))
+        elif btype == "tool_result" or btype.endswith("_tool_result"):
+            events.append(_result(block, structured, group, ts, sender, raw, session, source))
+        elif btype == "image":
+            texts.append("[image]")
+        elif btype in ("thinking", "redacted_thinking"):
+            events.append(Skipped("thinking", raw.where))
+        else:
+            events.append(Skipped(f"block {btype[:40]}", raw.where))
+    if texts:
+        events.insert(0, _text(kind, texts, record, group, ts, sender, raw, parent))
+    return events
+
+
+def _placement(record: dict, kind: str, content: Any, session: Session,
+               source: Source) -> tuple[str | None, str]:
+    """``(parent call id, sender)`` of a user/assistant record."""
+    if source.nested:
+        return source.parent, source.agent or "subagent"
+    if record.get("isSidechain") is not True:
+        return None, kind
+    uuid = record.get("uuid")
+    up = record.get("parentUuid")
+    if isinstance(up, str) and up in session.side:
+        parent = session.side[up]
+    elif up is None and session.planner is not None:  # the root of an inline subagent: its prompt
+        parent = session.planner.match_prompt(prompt_text(content)) if kind == "user" else None
+        if parent is None:
+            parent = session.planner.oldest_uncovered(session.done)
+    else:
+        parent = None
+    if isinstance(uuid, str):
+        session.side[uuid] = parent
+    agent = record.get("agentId")
+    return parent, session.intern(agent) if isinstance(agent, str) and agent else "subagent"
+
+
+def _text(kind: str, texts: list[str], record: dict, group: str, ts: float | None, sender: str,
+          raw: RawRef, parent: str | None) -> Message | Skipped:
+    text = "\n".join(texts)
+    if kind == "user":
+        if record.get("isMeta") is True:
+            return Skipped("meta", raw.where)
+        if text.startswith(_INTERRUPTED):
+            kind = "interrupt"
+    return Message(kind, text[:TEXT_LIMIT], group, ts, sender, raw, parent)
+
+
+def _request(block: dict, group: str, ts: float | None, sender: str, raw: RawRef, parent: str | None,
+             message_id: str | None, session: Session, source: Source) -> Event:
+    call_id = block.get("id")
+    tool = block.get("name")
+    if not isinstance(call_id, str) or not call_id:
+        return bad(raw, "tool_use without a string 'id'")
+    if not isinstance(tool, str):
+        return bad(raw, f"tool_use {call_id[:60]} without a string 'name'")
+    if source.copy and call_id in session.emitted:
+        return Skipped("repeated call", raw.where)
+    session.emitted.add(call_id)
+    params = block.get("input")
+    tool = session.intern(tool)
+    session.tools[call_id] = (tool, hint(params))
+    if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
+        session.planner.add_task(call_id, params.get("prompt"), params.get("description"))
+    return Request(call_id, tool, group, params, ts=ts, sender=sender, raw=raw, parent_id=parent,
+                   summary=summarize(tool, params), message_id=message_id)
+
+
+def _result(block: dict, structured: Any, group: str, ts: float | None, sender: str, raw: RawRef,
+            session: Session, source: Source) -> Event:
+    call_id = block.get("tool_use_id")
+    if not isinstance(call_id, str) or not call_id:
+        return bad(raw, "tool_result without a string 'tool_use_id'")
+    if source.copy and call_id in session.done:
+        return Skipped("repeated result", raw.where)
+    session.done.add(call_id)
+    tool, request_hint = session.tools.pop(call_id, ("", ""))
+    content = block.get("content")
+    ended, message, code = outcome(block.get("is_error") is True, content)
+    detail, has_diff = details(tool, structured, request_hint) if structured is not None else (None, False)
+    if session.planner is not None and isinstance(structured, dict) and (tool in TASK_TOOLS or not tool):
+        session.planner.link(structured.get("agentId"), call_id)
+    return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, has_diff, tool)
+
+
+def _progress(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
+    """A 2.1.x ``agent_progress`` record: a copy of one subagent message, used only when it is the only copy."""
+    data = record.get("data")
+    if not isinstance(data, dict) or data.get("type") != "agent_progress":
+        return [Skipped("progress", raw.where)]
+    agent = data.get("agentId") if isinstance(data.get("agentId"), str) else ""
+    inner = data.get("message")
+    if agent in session.skip_agents or not isinstance(inner, dict) or inner.get("type") not in ("user", "assistant"):
+        return [Skipped("progress", raw.where)]
+    uuid = inner.get("uuid")
+    if isinstance(uuid, str):
+        if uuid in session.seen_copies:
+            return [Skipped("progress", raw.where)]
+        session.seen_copies.add(uuid)
+    parent = record.get("parentToolUseID")
+    parent = parent if isinstance(parent, str) and parent else source.parent
+    if parent is not None and session.planner is not None:
+        session.planner.cover(parent)
+    nested = dict(inner)
+    nested.setdefault("sessionId", record.get("sessionId"))
+    nested.setdefault("timestamp", record.get("timestamp"))
+    copy = Source(source.path, parent=parent, agent=session.intern(agent) if agent else "subagent",
+                   nested=True, copy=True)
+    return _conversation(nested, nested["type"], raw, session, copy)
+
+
+def _summary(record: dict, raw: RawRef, session: Session) -> list[Event]:
+    text = record.get("summary")
+    if not isinstance(text, str):
+        return [bad(raw, "summary record without a string 'summary'")]
+    return [Message("summary", text[:TEXT_LIMIT], session.group, raw=raw)]
+
+
+def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
+    content = record.get("content")
+    subtype = record.get("subtype")
+    if not isinstance(content, str) or not content.strip():
+        return [Skipped(f"system {subtype[:40]}" if isinstance(subtype, str) else "system", raw.where)]
+    tool_use = record.get("toolUseID")
+    parent = tool_use if isinstance(tool_use, str) and tool_use else source.parent
+    text = _ANSI.sub("", content[: TEXT_LIMIT * 2])[:TEXT_LIMIT]
+    return [Message("system", text, _group(record, session), _time(record.get("timestamp")), "system", raw,
+                    parent)]
+
+
+_UTC = timezone.utc
+
+
+def _time(value: Any) -> float | None:
+    """Epoch seconds of a record's ``timestamp`` (the common ``...T..:..:..mmmZ`` form parsed directly)."""
+    if isinstance(value, str) and len(value) == 24 and value[23] == "Z" and value[19] == ".":
+        try:
+            return datetime.fromisoformat(value[:23]).replace(tzinfo=_UTC).timestamp()
+        except ValueError:
+            pass
+    return _values.parse_time(value)
