@@ -174,8 +174,14 @@ def run_open(options: UiOptions, config: Config | None = None, warnings: list[st
 
 def run_live(source: Any, store: CallStore, options: UiOptions | None = None,
              config: Config | None = None, warnings: list[str] | None = None) -> int:
-    """Run the app on a live source feeding ``store`` (``inspector live``)."""
-    label = getattr(source, "label", "") or getattr(source, "name", "") or "live"
+    """Run the app on a live source feeding ``store`` (``inspector live``); reads the config when not given."""
+    if config is None:
+        from inspector.config import load_config
+
+        config, found = load_config()
+        warnings = [*(warnings or []), *found]
+    room = getattr(getattr(source, "state", None), "room", "")
+    label = f"room {room}" if room else getattr(source, "label", "") or getattr(source, "name", "") or "live"
     session = Session(source=source, store=store, label=str(label))
     app = InspectorApp(options, config=config, warnings=warnings, session=session)
     app.run()

@@ -29,8 +29,12 @@ def live_app():
 async def test_live_calls_arrive_the_status_shows_the_connection_and_a_answers():
     app, source, store = live_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
-        assert "connected · room demo" in screen_text(app)
+        for _ in range(100):
+            if "connected" in screen_text(app):
+                break
+            await pilot.pause(0.05)
+        status = screen_text(app).splitlines()[-2]
+        assert "room demo" in status and "connected" in status
         source.receive(request("t1"), participant="agent", topic="alicia")
         await pilot.pause()
         call = store.find("conv_1", "t1")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import time
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -28,6 +29,9 @@ from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.detail import DetailPane
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import Status, StatusBar
+
+LOADING_REPAINT = 0.25
+"""While a file loads, the list takes in new calls at most this often (seconds)."""
 
 FILTER_HINT = 'filter: tool:web_* state:failed,timeout exec:client id:ab -group:x "free text"'
 
@@ -89,6 +93,8 @@ class MainScreen(MainActions, Screen):
         self.following = False
         self.load_progress: Progress | None = None
         self._filter_timer = None
+        self._flush_timer = None
+        self._last_flush = 0.0
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -237,6 +243,18 @@ class MainScreen(MainActions, Screen):
 
     # -- changes ---------------------------------------------------------------------------------
     def on_calls_changed(self, message: CallsChanged) -> None:
+        if self.feed is None or self._flush_timer is not None:
+            return
+        wait = LOADING_REPAINT - (time.monotonic() - self._last_flush)
+        if self.load_progress is not None and wait > 0:
+            # a big file is loading: take its changes a few times a second, not as fast as they come
+            self._flush_timer = self.set_timer(wait, self._flush_changes)
+            return
+        self._flush_changes()
+
+    def _flush_changes(self) -> None:
+        self._flush_timer = None
+        self._last_flush = time.monotonic()
         if self.feed is None:
             return
         changes = self.feed.drain()

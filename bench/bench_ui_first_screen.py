@@ -1,0 +1,65 @@
+"""Time to the first screen of calls: a sample session, and a big file that keeps loading behind it.
+
+The baseline is the time to load the big file fully (the first screen should come long before it).
+
+    python bench/bench_ui_first_screen.py [CALLS]
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT / "tests" / "ui"))
+
+from ui_factories import file_app  # noqa: E402
+
+from inspector.ui.widgets.call_list import CallList  # noqa: E402
+
+SAMPLE = ROOT / "sample_sessions" / "demo.recording.jsonl"
+
+
+def write_big(path: Path, calls: int) -> None:
+    with path.open("w") as fh:
+        for index in range(calls):
+            fh.write(json.dumps({"Id": f"call_{index}", "Name": f"tool_{index % 31}",
+                                 "ArgumentsJson": json.dumps({"path": f"/src/m{index}.py"})}) + "\n")
+            fh.write(json.dumps({"ToolCallId": f"call_{index}", "ToolName": f"tool_{index % 31}", "Type": 0,
+                                 "ResultJson": json.dumps({"ok": index})}) + "\n")
+
+
+async def first_screen(path: Path) -> tuple[float, float, int]:
+    """(seconds to the first rows on screen, seconds to the end of the load, rows at the first screen)."""
+    app = file_app([path])
+    started = time.perf_counter()
+    async with app.run_test(size=(120, 40)) as pilot:
+        call_list = app.screen.query_one(CallList)
+        while not len(call_list.view):
+            await pilot.pause(0.005)
+        first = time.perf_counter() - started
+        rows = len(call_list.view)
+        while app.screen.has_class("-loading"):
+            await pilot.pause(0.02)
+        return first, time.perf_counter() - started, rows
+
+
+def main() -> None:
+    calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
+    sample_first, sample_done, _ = asyncio.run(first_screen(SAMPLE))
+    with tempfile.TemporaryDirectory() as folder:
+        big = Path(folder) / "big.jsonl"
+        write_big(big, calls)
+        size = big.stat().st_size
+        big_first, big_done, rows = asyncio.run(first_screen(big))
+    print(f"sample session ({SAMPLE.name}): first screen {sample_first:.3f} s, loaded {sample_done:.3f} s")
+    print(f"big LM-Kit file ({calls:,} calls, {size / 1e6:.0f} MB): first screen {big_first:.3f} s with {rows:,} "
+          f"rows, fully loaded {big_done:.2f} s (first screen at {big_first / big_done:.1%} of the load)")
+
+
+if __name__ == "__main__":
+    main()
