@@ -1,0 +1,70 @@
+"""Finding Claude Code sessions in a folder: newest first, subagent files left out, tool calls counted."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from inspector.sources import claude_sessions
+from inspector.sources.claude_sessions import SessionInfo, count_tool_calls, default_dir, find_sessions
+
+ROOT = Path(__file__).resolve().parents[2]
+CLAUDE = ROOT / ".." / "shared" / "corpus" / "claude"
+USE = '{"type":"tool_use","id":"t%d","name":"Bash","input":{}}'
+
+
+def session(path: Path, calls: int, mtime: float) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    body = ",".join(USE % i for i in range(calls))
+    path.write_text('{"type":"assistant","message":{"content":[' + body + "]}}\n")
+    os.utime(path, (mtime, mtime))
+    return path
+
+
+def test_sessions_newest_first_without_subagent_files(tmp_path):
+    projects = tmp_path / "projects"
+    old = session(projects / "-home-a" / "s1.jsonl", 2, 1_000)
+    new = session(projects / "-home-b" / "s2.jsonl", 0, 3_000)
+    mid = session(projects / "-home-a" / "s3.jsonl", 5, 2_000)
+    session(projects / "-home-a" / "agent-1234.jsonl", 9, 4_000)
+    session(projects / "-home-a" / "s1" / "subagents" / "agent-abcd.jsonl", 9, 5_000)
+    (projects / "-home-a" / "notes.txt").write_text("x")
+    found = find_sessions(str(tmp_path))
+    assert found == [
+        SessionInfo("-home-b", str(new), 3_000, new.stat().st_size, 0),
+        SessionInfo("-home-a", str(mid), 2_000, mid.stat().st_size, 5),
+        SessionInfo("-home-a", str(old), 1_000, old.stat().st_size, 2),
+    ]
+    assert [info.tool_calls for info in find_sessions(str(projects), count_calls=False)] == [None] * 3
+    assert find_sessions(str(tmp_path / "missing")) == []
+
+
+def test_counting_sees_a_marker_split_between_blocks(tmp_path, monkeypatch):
+    path = session(tmp_path / "p" / "s.jsonl", 50, 1)
+    monkeypatch.setattr(claude_sessions, "_BLOCK", 7)
+    assert count_tool_calls(str(path)) == 50
+    assert count_tool_calls(str(tmp_path / "nope.jsonl")) is None
+
+
+def test_the_folder_comes_from_the_environment_then_the_configuration(tmp_path, monkeypatch):
+    dot_claude = tmp_path / ".claude"
+    (dot_claude / "projects").mkdir(parents=True)
+    monkeypatch.setenv(claude_sessions.ENV, str(dot_claude))
+    assert default_dir("/elsewhere") == str(dot_claude / "projects")
+    monkeypatch.setenv(claude_sessions.ENV, str(tmp_path / "flat"))
+    assert default_dir() == str(tmp_path / "flat")
+    monkeypatch.delenv(claude_sessions.ENV)
+    assert default_dir(str(tmp_path / "configured")) == str(tmp_path / "configured")
+    assert default_dir().endswith(os.path.join(".claude", "projects"))  # a path only: nothing is read there
+
+
+@pytest.mark.skipif(not CLAUDE.is_dir(), reason="../shared/corpus/claude is not present")
+def test_the_corpus_sessions():
+    found = find_sessions(str(CLAUDE))
+    names = [Path(info.path).name for info in found]
+    assert len(found) == 14 and not any(name.startswith("agent-") for name in names)
+    assert [info.modified for info in found] == sorted((info.modified for info in found), reverse=True)
+    worktrees = next(info for info in found if info.path.endswith("ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"))
+    assert worktrees.project == "-experiments-worktrees" and worktrees.tool_calls == 40
