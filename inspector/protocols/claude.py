@@ -4,14 +4,16 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
-from typing import Any, BinaryIO
+from collections.abc import Callable, Iterator
+from io import BufferedReader
+from typing import Any
 
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
 from inspector.protocols import _jsonfile
 from inspector.protocols.claude_records import Session, Source, bad, decode
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
 
+_fast_loads: Callable[[Any], Any] | None
 try:  # orjson is a dependency; plain json keeps the module usable without it
     from orjson import loads as _fast_loads
 except ImportError:  # pragma: no cover
@@ -109,7 +111,7 @@ class _Lines:
     BLOCK = 1 << 18
     KEEP = 8 << 20  # buffers up to this size go back to the pool
 
-    def __init__(self, fh: BinaryIO) -> None:
+    def __init__(self, fh: BufferedReader) -> None:
         self.fh = fh
         self.buf = self._pool.pop() if self._pool else bytearray(self.BLOCK)
         self.view = memoryview(self.buf)

@@ -211,7 +211,7 @@ def _is_patch(tool: str, value: dict) -> bool:
 
 def _patch(value: dict) -> tuple[PatchDetail, bool]:
     hunks = hunks_from_structured_patch(value.get("structuredPatch"))
-    kind = value.get("type") if value.get("type") in ("create", "update") else "update"
+    kind = "create" if value.get("type") == "create" else "update"
     detail = PatchDetail(
         _str(value.get("filePath")),
         hunks,
