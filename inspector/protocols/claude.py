@@ -109,7 +109,7 @@ class _Lines:
 
     _pool: list[bytearray] = []
     BLOCK = 1 << 18
-    KEEP = 8 << 20  # buffers up to this size go back to the pool
+    KEEP = 4 << 20  # buffers up to this size go back to the pool (at most two are kept)
 
     def __init__(self, fh: BufferedReader) -> None:
         self.fh = fh
@@ -144,7 +144,7 @@ class _Lines:
 
     def close(self) -> None:
         self.view.release()
-        if len(self.buf) <= self.KEEP and len(self._pool) < 4:
+        if len(self.buf) <= self.KEEP and len(self._pool) < 2:
             self._pool.append(self.buf)
 
 
@@ -224,7 +224,7 @@ def _loads(line: Any) -> tuple[Any, str | None]:
     if _fast_loads is not None:
         try:
             return _fast_loads(line), None
-        except (ValueError, RecursionError):
+        except (ValueError, TypeError, RecursionError):
             pass  # plain json says why, and reads what orjson refuses (lone surrogates, NaN)
     return _jsonfile.loads(bytes(line))
 
