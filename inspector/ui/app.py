@@ -28,6 +28,9 @@ from inspector.ui.options import UiOptions
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen, Session
 
+SLOW_TICK = 0.74
+"""Without a countdown near its end, ``now`` moves only when this many seconds have passed (so ~1/s)."""
+
 
 @functools.lru_cache(maxsize=2)
 def _variable_defaults(dark: bool) -> dict[str, str]:
@@ -42,7 +45,7 @@ class InspectorApp(App[int]):
     BINDINGS = keys.APP_BINDINGS
     COMMANDS = App.COMMANDS | {InspectorCommands}
 
-    now: reactive[float] = reactive(0.0, init=False, always_update=True)
+    now: reactive[float] = reactive(0.0, init=False, always_update=True, repaint=False)
     """The time every countdown is drawn at: fed by one timer from ``clock`` (or a replay's clock)."""
 
     def __init__(self, options: UiOptions | None = None, *, clock: Clock | None = None,
@@ -144,17 +147,27 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         for warning in self._startup_warnings:
             self.notify(one_line(warning, 400), title="Settings", severity="warning", timeout=8)
-        self.set_interval(self.options.tick, self.tick, name="clock")
+        self.set_interval(self.options.tick, self._timer_tick, name="clock")
 
     # -- the clock -------------------------------------------------------------------------------
-    def tick(self) -> None:
-        """Read the clock into ``now`` (the timer calls this; tests call it after moving a FakeClock)."""
-        clock: Any = self.clock
+    def _main_screen(self) -> MainScreen | None:
         for screen in reversed(self.screen_stack):
             if isinstance(screen, MainScreen):
-                clock = screen.clock
-                break
-        self.now = clock.now()
+                return screen
+        return None
+
+    def _timer_tick(self) -> None:
+        """Every ``tick`` seconds: move ``now`` when a countdown is near its end, else about once a second."""
+        self.tick(force=False)
+
+    def tick(self, force: bool = True) -> None:
+        """Read the clock into ``now`` (the timer calls this; tests call it after moving a FakeClock)."""
+        screen = self._main_screen()
+        clock: Any = screen.clock if screen is not None else self.clock
+        now = clock.now()
+        if not force and abs(now - self.now) < SLOW_TICK and not (screen is not None and screen.wants_fast_ticks):
+            return
+        self.now = now
 
     # -- failures --------------------------------------------------------------------------------
     def worker_failed(self, worker: Worker) -> None:

@@ -124,6 +124,12 @@ class MainScreen(MainActions, Screen):
     def now(self) -> float | None:
         return self.app.now
 
+    @property
+    def wants_fast_ticks(self) -> bool:
+        """True while a visible countdown is in its last seconds or a replay is playing."""
+        playing = self.replay is not None and self.replay.replayer.playing
+        return playing or self.call_list.fast_ticks
+
     def on_mount(self) -> None:
         self.set_class(self.session.replay, "-replay")
         self.set_class(bool(self.session.source), "-live")

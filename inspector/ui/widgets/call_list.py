@@ -14,7 +14,7 @@ from inspector.model import Call
 from inspector.model.call import Item
 from inspector.ui import keys
 from inspector.ui.view import RowView
-from inspector.ui.widgets.rows import Layout, RowStyles, needs_ticks, render_row, timing
+from inspector.ui.widgets.rows import SOON, Layout, RowStyles, needs_ticks, render_row, timing
 
 STYLE_NAMES = (
     "row", "context", "cursor", "cursor-blur", "clock", "source", "tool", "where", "exec", "summary", "flag", "dim",
@@ -34,7 +34,7 @@ class CallList(ScrollView, can_focus=True):
     CallList { overflow-x: hidden; overflow-y: auto; }
     """
 
-    now: reactive[float | None] = reactive(None, always_update=True, init=False)
+    now: reactive[float | None] = reactive(None, always_update=True, init=False, repaint=False)
 
     class Highlighted(Message):
         """The cursor moved to ``item`` (None when the list is empty)."""
@@ -61,6 +61,9 @@ class CallList(ScrollView, can_focus=True):
         self._cache: LRUCache[tuple, Strip] = LRUCache(2000)
         self._styles: RowStyles | None = None
         self._layout: Layout | None = None
+        self._painted: dict[int, tuple] = {}
+        self.fast_ticks = False
+        """True when a visible countdown is in its last seconds (the app then ticks 4x a second)."""
 
     # -- styles and layout -------------------------------------------------------------------
     def notify_style_update(self) -> None:
@@ -221,14 +224,21 @@ class CallList(ScrollView, can_focus=True):
 
     # -- time ----------------------------------------------------------------------------
     def watch_now(self, now: float | None) -> None:
-        """Redraw the badge and time columns of visible rows whose countdown moves."""
+        """Redraw the badge and time columns of visible rows whose countdown text or state changed."""
         layout = self.row_layout
         top = round(self.scroll_y)
         items = self.view.items
         width = layout.tool_x - layout.badge_x
+        painted = self._painted
+        fast = False
         for y in range(min(self.size.height, len(items) - top)):
-            if needs_ticks(items[top + y]):
-                self.refresh(Region(layout.badge_x, y, width, 1))
+            item = items[top + y]
+            if needs_ticks(item):
+                if now is not None and not fast:
+                    fast = (item.remaining(now) or 0) <= SOON
+                if painted.get(id(item)) != _time_key(item, now):
+                    self.refresh(Region(layout.badge_x, y, width, 1))
+        self.fast_ticks = fast
 
     # -- rendering -----------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
@@ -251,7 +261,11 @@ class CallList(ScrollView, can_focus=True):
         context = not view.is_match(index, now)
         folded = isinstance(item, Call) and item in view.folded
         if isinstance(item, Call):
-            volatile: tuple = (len(item.results), item.state(now), timing(item, now)[0], len(item.children))
+            time_key = _time_key(item, now)
+            volatile: tuple = (len(item.results), time_key, len(item.children))
+            if len(self._painted) > 10_000:
+                self._painted.clear()
+            self._painted[id(item)] = time_key
         else:
             volatile = ()
         key = (id(item), depth, layout.width, context, folded, volatile)
@@ -262,6 +276,11 @@ class CallList(ScrollView, can_focus=True):
                                context=context)
             self._cache[key] = strip
         return strip
+
+
+def _time_key(call: Call, now: float | None) -> tuple:
+    """What a tick can change in a row: the call's state and its time column's text."""
+    return call.state(now), timing(call, now)[0]
 
 
 def _source_of(item: Item) -> str:

@@ -63,10 +63,10 @@ class DetailPane(VerticalScroll, can_focus=True):
         item = self.item
         if item is None or now is None or not needs_ticks(item):
             return
-        second = math.floor(now * (4 if (item.remaining(now) or 0) <= 10 else 1))
+        second = math.floor(now)
         if second != self._shown_second:
             self._shown_second = second
-            self._redraw(scroll_home=False)
+            self._redraw(scroll_home=False, layout=False)  # only the countdown moved
 
     def payloads(self, call: Call):
         """The call's request and results with payloads (re-read from the file when they were dropped)."""
@@ -77,7 +77,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         self._hydrated = (call, len(call.results), request, results)
         return request, results
 
-    def _redraw(self, scroll_home: bool) -> None:
+    def _redraw(self, scroll_home: bool, layout: bool = True) -> None:
         if not self.is_mounted:
             return
         try:
@@ -85,7 +85,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         except Exception as exc:  # noqa: BLE001 - a renderer bug must not take the app down
             renderable = Text(f"cannot show this item: {type(exc).__name__}: {one_line(str(exc), 200)}",
                               style="bold red")
-        self._body.update(renderable)
+        self._body.update(renderable, layout=layout)
         if scroll_home:
             self.scroll_home(animate=False)
 

@@ -34,7 +34,7 @@ class PositionBar(Static):
         if state == self._state:
             return
         self._state = state
-        self.update(self._text(position, playing, speed))
+        self.update(self._text(position, playing, speed), layout=False)
 
     def _text(self, position: Position, playing: bool, speed: float) -> Text:
         label = self.get_component_rich_style("position-bar--label", partial=True)

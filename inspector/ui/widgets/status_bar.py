@@ -53,7 +53,7 @@ class StatusBar(Static):
         if signature == self._signature:
             return
         self._signature = signature
-        self.update(self._text(status))
+        self.update(self._text(status), layout=False)  # one line, fixed size: no layout pass
 
     def notify_style_update(self) -> None:
         super().notify_style_update()
