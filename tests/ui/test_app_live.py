@@ -86,3 +86,22 @@ async def test_server_requests_cannot_be_answered():
         assert not isinstance(app.screen, AnswerScreen)
         assert any("client or either" in str(n.message) for n in app._notifications)
         assert source.sent == []
+
+
+async def test_a_live_list_follows_new_calls_until_the_person_moves_up():
+    app, source, store = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        for index in range(3):
+            source.receive(request(f"f{index}"), participant="agent")
+        await pilot.pause()
+        call_list = app.screen.query_one(CallList)
+        assert call_list.item.call_id == "f2"
+        await pilot.press("k")
+        source.receive(request("f3"), participant="agent")
+        await pilot.pause()
+        assert call_list.item.call_id == "f1"  # moved up: the cursor stays where the person put it
+        await pilot.press("G")
+        source.receive(request("f4"), participant="agent")
+        await pilot.pause()
+        assert call_list.item.call_id == "f4"

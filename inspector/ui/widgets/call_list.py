@@ -62,6 +62,7 @@ class CallList(ScrollView, can_focus=True):
         self._styles: RowStyles | None = None
         self._layout: Layout | None = None
         self._painted: dict[int, tuple] = {}
+        self._row_count = 0
         self.fast_ticks = False
         """True when a visible countdown is in its last seconds (the app then ticks 4x a second)."""
 
@@ -99,7 +100,9 @@ class CallList(ScrollView, can_focus=True):
         count = len(self.view)
         self.virtual_size = Size(self.scrollable_content_region.width, count)
         previous = self._cursor_item
-        if self.follow and count:
+        at_end = self._row_count == 0 or self.cursor >= self._row_count - 1
+        self._row_count = count
+        if self.follow and count and at_end:  # following sticks to the end unless the person moved up
             self._set_cursor(count - 1)
         elif previous is not None:
             if not (self.cursor < count and self.view.items[self.cursor] is previous):

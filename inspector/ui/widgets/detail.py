@@ -2,20 +2,20 @@
 
 from __future__ import annotations
 
-import json
 import math
 from typing import Any
 
-from rich.console import Group, RenderableType
+from rich.console import RenderableType
 from rich.text import Text
 from textual.containers import VerticalScroll
 from textual.reactive import reactive
 from textual.widgets import Static
 
-from inspector.model import Call, Malformed, Message, OrphanResult
+from inspector.model import Call
 from inspector.model.call import Item
 from inspector.session import hydrate
-from inspector.textsafe import clean, one_line
+from inspector.textsafe import one_line
+from inspector.ui.render import RenderTheme, render_call, render_item
 from inspector.ui.widgets.rows import needs_ticks
 
 
@@ -91,78 +91,18 @@ class DetailPane(VerticalScroll, can_focus=True):
 
     def _renderable(self) -> RenderableType:
         item = self.item
-        width = max(20, self.scrollable_content_region.width - 1)
         if item is None:
             return Text("Nothing selected.", style="dim")
-        renderers = _renderers()
-        theme = _render_theme(self.app) if renderers else None
+        width = max(20, self.scrollable_content_region.width - 1)
+        theme = _render_theme(self.app)
         if isinstance(item, Call):
             request, results = self.payloads(item)
-            if renderers is None:
-                return _fallback_call(item, request, results, self.raw)
-            if self.raw:
-                return renderers.render_raw(_raw_refs(request, results))
-            return renderers.render_call(item, request, results, width=width, theme=theme, now=self.now,
-                                         raw=False, full_text=self.full_text)
-        if renderers is not None:
-            return renderers.render_item(item, width=width, theme=theme, now=self.now, raw=self.raw)
-        return _fallback_item(item)
+            return render_call(item, request, results, width=width, theme=theme, now=self.now, raw=self.raw,
+                               full_text=self.full_text)
+        return render_item(item, width=width, theme=theme, now=self.now, raw=self.raw, full_text=self.full_text)
 
 
-def _renderers():
-    """The detail renderers (inspector.ui.render), or None while they are not there."""
-    try:
-        from inspector.ui import render
-    except ImportError:
-        return None
-    return render if hasattr(render, "render_call") else None
-
-
-def _render_theme(app):
-    from inspector.ui.render import RenderTheme
-
+def _render_theme(app) -> RenderTheme:
+    """The detail colours from the app's theme variables (call states, diff lines, syntax style)."""
     dark = getattr(app.current_theme, "dark", True)
     return RenderTheme.from_variables(getattr(app, "theme_variables", {}) or {}, dark=dark)
-
-
-def _raw_refs(request, results) -> list:
-    return [ref for ref in [request.raw, *(r.raw for r in results)] if ref is not None]
-
-
-def _json_text(value: Any) -> Text:
-    try:
-        text = json.dumps(value, indent=2, ensure_ascii=False, default=repr)
-    except (TypeError, ValueError, RecursionError):
-        text = repr(value)
-    return Text(clean(text[:20000]))
-
-
-def _fallback_call(call: Call, request, results, raw: bool) -> RenderableType:
-    head = Text()
-    head.append(one_line(call.tool, 80), "bold")
-    head.append(f"  id {one_line(call.call_id, 80)}", "dim")
-    parts: list[RenderableType] = [head]
-    if raw:
-        for ref in _raw_refs(request, results):
-            parts.append(Text(f"{one_line(ref.where, 60)}:", style="bold"))
-            parts.append(Text(clean(ref.read()[:20000].decode("utf-8", "replace"))))
-        return Group(*parts)
-    parts += [Text("parameters", style="bold"), _json_text(request.params)]
-    for index, result in enumerate(results):
-        label = "result" if index == 0 else f"duplicate result {index}"
-        parts.append(Text(f"{label}: {result.outcome.value}", style="bold"))
-        if result.error_code or result.error_message:
-            parts.append(Text(one_line(f"{result.error_code or ''} {result.error_message or ''}", 500)))
-        parts.append(_json_text(result.data))
-    return Group(*parts)
-
-
-def _fallback_item(item: Item) -> RenderableType:
-    if isinstance(item, OrphanResult):
-        return Group(Text(f"orphan result for unknown id {one_line(item.call_id, 80)}", style="bold"),
-                     _json_text(item.result.data))
-    if isinstance(item, Malformed):
-        return Text(f"malformed record at {one_line(item.where, 80)}: {one_line(item.reason, 500)}")
-    if isinstance(item, Message):
-        return Group(Text(one_line(item.kind, 40), style="bold"), Text(clean(item.text[:50000])))
-    return Text("")
