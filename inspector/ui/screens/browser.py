@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import time
-from typing import Any
 
 from rich.text import Text
 from textual import work
@@ -14,9 +13,8 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Static
 from textual.worker import Worker, WorkerState
 
+from inspector.sources.claude_sessions import SessionInfo, default_dir, find_sessions
 from inspector.textsafe import one_line
-
-ENV_CLAUDE_DIR = "INSPECTOR_CLAUDE_DIR"
 
 EMPTY_HELP = """No Claude Code sessions under {root}.
 
@@ -28,29 +26,21 @@ Look somewhere else:     inspector --claude-dir DIR   or   INSPECTOR_CLAUDE_DIR=
 
 
 def claude_root(option: str | None, configured: str | None = None) -> str:
-    """Where Claude Code keeps its sessions: the option, INSPECTOR_CLAUDE_DIR, the config, ~/.claude."""
-    root = option or os.environ.get(ENV_CLAUDE_DIR) or configured or os.path.join("~", ".claude")
-    return os.path.expanduser(root)
+    """The folder to browse: ``--claude-dir`` (its ``projects`` folder if it has one), else
+    ``INSPECTOR_CLAUDE_DIR``, the config's ``claude_dir``, then ``~/.claude/projects``."""
+    if option:
+        folder = os.path.expanduser(option)
+        projects = os.path.join(folder, "projects")
+        return projects if os.path.isdir(projects) else folder
+    return default_dir(configured)
 
 
-def _field(session: Any, *names: str, default: Any = None) -> Any:
-    for name in names:
-        value = getattr(session, name, None)
-        if value is None and isinstance(session, dict):
-            value = session.get(name)
-        if value is not None:
-            return value
-    return default
-
-
-def _size(size: int | None) -> str:
-    if size is None:
-        return ""
-    for unit in ("B", "KB", "MB", "GB"):
-        if size < 1024 or unit == "GB":
+def _size(size: float) -> str:
+    for unit in ("B", "KB", "MB"):
+        if size < 1024:
             return f"{size:.0f} {unit}" if unit == "B" else f"{size:.1f} {unit}"
         size /= 1024
-    return ""
+    return f"{size:.1f} GB"
 
 
 class BrowserScreen(Screen):
@@ -62,7 +52,7 @@ class BrowserScreen(Screen):
     def __init__(self, claude_dir: str | None = None) -> None:
         super().__init__()
         self.claude_dir = claude_dir
-        self.sessions: list[Any] = []
+        self.sessions: list[SessionInfo] = []
 
     def compose(self) -> ComposeResult:
         yield Static("", id="browser-title")
@@ -85,12 +75,8 @@ class BrowserScreen(Screen):
         self._scan()
 
     @work(thread=True, exclusive=True, group="scan", exit_on_error=False, description="looking for sessions")
-    def _scan(self) -> list[Any]:
-        from inspector.sources.claude_sessions import find_sessions
-
-        sessions = list(find_sessions(self.root))
-        sessions.sort(key=lambda s: _field(s, "mtime", default=0) or 0, reverse=True)
-        return sessions
+    def _scan(self) -> list[SessionInfo]:
+        return find_sessions(self.root)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "scan":
@@ -101,20 +87,18 @@ class BrowserScreen(Screen):
             self.app.worker_failed(event.worker)
             self._show([])
 
-    def _show(self, sessions: list[Any]) -> None:
+    def _show(self, sessions: list[SessionInfo]) -> None:
         self.sessions = sessions
         self.set_class(False, "-scanning")
         self.set_class(not sessions, "-empty")
         table = self.query_one(DataTable)
         table.clear()
         for index, session in enumerate(sessions):
-            mtime = _field(session, "mtime")
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(mtime)) if mtime else ""
-            path = str(_field(session, "path", default=""))
-            calls = _field(session, "tool_calls", "calls", "tool_uses")
-            table.add_row(when, Text(one_line(str(_field(session, "project", default="")), 60)),
-                          Text(one_line(os.path.basename(path), 60)), _size(_field(session, "size")),
-                          "" if calls is None else str(calls), key=str(index))
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(session.modified))
+            calls = "" if session.tool_calls is None else str(session.tool_calls)
+            table.add_row(when, Text(one_line(session.project, 60)),
+                          Text(one_line(os.path.basename(session.path), 60)), _size(session.size), calls,
+                          key=str(index))
         if sessions:
             table.focus()
         else:
@@ -128,4 +112,4 @@ class BrowserScreen(Screen):
 
     def _open(self, index: int) -> None:
         if 0 <= index < len(self.sessions):
-            self.app.open_paths([str(_field(self.sessions[index], "path"))])
+            self.app.open_paths([self.sessions[index].path])

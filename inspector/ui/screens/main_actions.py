@@ -63,7 +63,7 @@ class MainActions:
             self.call_list.focus()
         elif focused is self.detail:
             self.call_list.focus()
-        elif len(self.app.screen_stack) > 2:
+        elif len(self.app.screen_stack) > 1:
             self.dismiss()
 
     def action_focus_detail(self: MainScreen) -> None:
