@@ -51,6 +51,11 @@ class StoreFeed:
         store.subscribe(self._on_change)
         self._poke()
 
+    @property
+    def seen_top(self) -> int:
+        """How many top-level items of the store the UI has taken in."""
+        return self._seen_top
+
     def _on_change(self, item: Item) -> None:
         self._changes.append(item)
         self._poke()

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from itertools import islice
 
 from inspector.model import Call, CallStore, Malformed, Message, OrphanResult, State
 from inspector.model.call import Item
@@ -37,6 +38,8 @@ class RowView:
         self.hide_messages = False
         self.folded: set[Call] = set()
         self.version = 0
+        self.seen: int | None = None
+        """How many top-level store items the rows may show (the feed's count; a loader may be ahead)."""
 
     def __len__(self) -> int:
         return len(self.items)
@@ -47,7 +50,8 @@ class RowView:
         items: list[Item] = []
         depths: list[int] = []
         emit = self._emitter(items, depths, now)
-        for item in self.store.items:
+        source = self.store.items
+        for item in source if self.seen is None else islice(source, self.seen):
             emit(item, 0)
         self.items, self.depths = items, depths
         self.version += 1

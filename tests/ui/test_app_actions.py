@@ -198,3 +198,41 @@ async def test_replay_keys_explain_themselves_outside_a_replay():
         await pilot.press("space")
         await pilot.pause()
         assert any("Not a replay" in note for note in notes(app))
+
+
+async def test_the_palette_offers_every_key_action_of_the_main_screen():
+    from inspector.ui import keys
+    from inspector.ui.commands import InspectorCommands
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        names = {name for name, _, _ in InspectorCommands(app.screen)._commands()}
+        wanted = {key.description for key in keys.KEYS if key.scope in ("main", "list", "app")}
+        assert wanted <= names
+        assert "Theme: inspector-light" in names
+
+
+async def test_state_colours_come_from_the_theme():
+    from rich.color import Color
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        dark = call_list(app).row_styles["pending"].color
+        assert dark == Color.parse(app.current_theme.variables["call-pending"])
+        app.theme = "inspector-light"
+        await pilot.pause()
+        light = call_list(app).row_styles["pending"].color
+        assert light == Color.parse(app.current_theme.variables["call-pending"]) and light != dark
+
+
+async def test_a_click_selects_the_row_and_a_double_click_opens_it():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        await pilot.click(CallList, offset=(30, 2))
+        assert call_list(app).cursor == 2
+        await pilot.click(CallList, offset=(30, 1), times=2)
+        await pilot.pause()
+        assert app.screen.has_class("-detail-open")

@@ -88,6 +88,7 @@ class MainScreen(MainActions, Screen):
         self.store = session.store or CallStore(keep_payloads=keep)
         self.view = RowView(self.store)
         self.view.hide_messages = hide_messages
+        self.view.seen = 0  # rows show what the feed has taken in, never what a loader added since
         self.tally = Tally()
         self.feed: StoreFeed | None = None
         self.following = False
@@ -264,6 +265,7 @@ class MainScreen(MainActions, Screen):
         if self.feed is None:
             return
         changes = self.feed.drain()
+        self.view.seen = self.feed.seen_top
         if changes.empty:
             return
         now = self.now
