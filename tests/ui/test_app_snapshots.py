@@ -82,3 +82,23 @@ def test_diff_view_light(snap_compare):
 def test_detail_per_result_kind(snap_compare, call_id):
     app = make_app(kinds_store())
     assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=select(call_id, open_detail=True))
+
+
+def test_answer_screen(snap_compare):
+    from test_app_live import live_app
+    from test_app_live import request as live_request
+
+    app, source, _ = live_app()
+
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        source.receive(live_request("t1"), participant="agent", topic="alicia")
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        for widget in pilot.app.screen.query("Input, TextArea"):
+            widget.cursor_blink = False
+        pilot.app.screen.query_one("#answer-result").text = '{"content": "Buy basil"}'
+        await pilot.pause(0.2)
+
+    assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=run_before)
