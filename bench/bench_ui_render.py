@@ -20,6 +20,7 @@ from ui_factories import T0, make_app, request, result  # noqa: E402
 
 from inspector.model import CallStore, FakeClock, Outcome  # noqa: E402
 from inspector.ui.widgets.call_list import CallList  # noqa: E402
+from inspector.ui.widgets.detail import DetailPane  # noqa: E402
 
 SIZE = (160, 50)
 
@@ -63,8 +64,17 @@ async def measure(count: int) -> dict[str, float]:
             paging.append(screenful(call_list))
         call_list.action_last()
         end = screenful(call_list)
+        detail = app.screen.query_one(DetailPane)
+        details = []
+        for index in range(0, 5000, 100):
+            detail.item = call_list.view.items[index % len(call_list.view)]
+            start = time.perf_counter()
+            console = app.console
+            console.render_lines(detail._renderable(), console.options.update_width(SIZE[0] - 4))
+            details.append(time.perf_counter() - start)
     return {"first paint s": first_paint, "cursor move ms": statistics.median(cursor) * 1000,
-            "page down ms": statistics.median(paging) * 1000, "at the end ms": end * 1000}
+            "page down ms": statistics.median(paging) * 1000, "at the end ms": end * 1000,
+            "detail render ms": statistics.median(details) * 1000}
 
 
 def main() -> None:
