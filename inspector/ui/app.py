@@ -6,6 +6,7 @@ import functools
 from typing import Any
 
 from textual.app import App
+from textual.notifications import SeverityLevel
 from textual.reactive import reactive
 from textual.screen import Screen
 from textual.worker import Worker
@@ -168,6 +169,12 @@ class InspectorApp(App[int]):
         if not force and abs(now - self.now) < SLOW_TICK and not (screen is not None and screen.wants_fast_ticks):
             return
         self.now = now
+
+    # -- notifications ---------------------------------------------------------------------------
+    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
+               timeout: float | None = None, markup: bool = True) -> None:
+        """Notifications carry paths, ids and errors from sessions: never read them as markup."""
+        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
     # -- failures --------------------------------------------------------------------------------
     def worker_failed(self, worker: Worker) -> None:

@@ -236,3 +236,13 @@ async def test_a_click_selects_the_row_and_a_double_click_opens_it():
         await pilot.click(CallList, offset=(30, 1), times=2)
         await pilot.pause()
         assert app.screen.has_class("-detail-open")
+
+
+async def test_notifications_show_session_text_as_typed():
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        app.screen.notify("[colors] has [bold]no[/bold] markup here")
+        await pilot.pause()
+        [note] = [n for n in app._notifications if "[colors]" in n.message]
+        assert note.markup is False  # shown as typed, whatever a path or an error message contains
