@@ -36,7 +36,7 @@ class InspectorCommands(Provider):
                 target = screen
                 action = key.action
             keys_text = key_label(overrides.get(key.id, key.keys))
-            help_text = f"{key.tooltip or key.description} · keys: {keys_text}"
+            help_text = f"{key.tooltip or key.description} · keys: {keys_text}".replace("[", "\\[")
             yield key.description, partial(target.run_action, action), help_text
         for name in getattr(self.app, "theme_names", []):
             yield f"Theme: {name}", partial(self.app.switch_theme, name), "Switch to this theme"
