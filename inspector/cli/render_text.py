@@ -11,6 +11,7 @@ from rich.text import Text
 from inspector.model import Call, Malformed, Message, OrphanResult, State
 from inspector.model.call import Item
 from inspector.textsafe import one_line
+from inspector.timefmt import duration
 
 STATE_STYLES = {
     State.PENDING: "bold yellow",
@@ -31,23 +32,11 @@ def time_column(call: Call, now: float) -> str:
     """Latency when done, time left while pending, how late when overdue."""
     latency = call.latency_ms
     if call.results:
-        return _duration(latency / 1000.0) if latency is not None else ""
+        return duration(latency / 1000.0) if latency is not None else ""
     remaining = call.remaining(now)
     if remaining is None:
         return ""
-    return f"{_duration(remaining)} left" if remaining > 0 else f"{_duration(-remaining)} over"
-
-
-def _duration(seconds: float) -> str:
-    if seconds < 1:
-        return f"{seconds * 1000:.0f}ms"
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m{secs:02d}s"
-    hours = minutes // 60
-    return f"{hours}h{minutes % 60:02d}m" if hours < 48 else f"{hours // 24}d"
+    return f"{duration(remaining)} left" if remaining > 0 else f"{duration(-remaining)} over"
 
 
 def call_text(call: Call, now: float) -> Text:

@@ -8,6 +8,7 @@ from rich.style import Style, StyleType
 from rich.text import Text
 
 from inspector.textsafe import clean
+from inspector.timefmt import duration  # noqa: F401 - re-exported for the views
 
 MAX_LINE_CHARS = 2000
 """Characters shown of one line before a "… (N more chars)" marker."""
@@ -107,16 +108,3 @@ def human_size(size: int | float | None) -> str:
     return ""
 
 
-def duration(seconds: float) -> str:
-    """A short duration: ``340ms``, ``2.5s``, ``3m05s``, ``2h10m``."""
-    if seconds < 0:
-        return "-" + duration(-seconds)
-    if seconds < 1:
-        return f"{seconds * 1000:.0f}ms"
-    if seconds < 60:
-        return f"{seconds:.1f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m{secs:02d}s"
-    hours = minutes // 60
-    return f"{hours}h{minutes % 60:02d}m" if hours < 48 else f"{hours // 24}d"
