@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -95,12 +96,16 @@ class StoreFeed:
 
 
 class Tally:
-    """Calls per state, kept up to date from change sets; the pending/overdue split is made at ``now``."""
+    """Calls per state, kept up to date from change sets; the pending/overdue split is made at ``now``.
+
+    The split costs a binary search over the sorted deadlines of unanswered calls, not a pass over them.
+    """
 
     def __init__(self) -> None:
         self.done: Counter[State] = Counter()
         self.open: dict[int, Call] = {}
         self._counted: set[int] = set()
+        self._deadlines: list[float] | None = []
 
     def _count(self, call: Call) -> None:
         key = id(call)
@@ -108,10 +113,12 @@ class Tally:
             return
         if call.results:
             self._counted.add(key)
-            self.open.pop(key, None)
+            if self.open.pop(key, None) is not None:
+                self._deadlines = None
             self.done[call.state(None)] += 1
-        else:
+        elif key not in self.open:
             self.open[key] = call
+            self._deadlines = None
 
     def add(self, items: list[Item]) -> None:
         """Count new items (with every call nested under them) or calls that changed."""
@@ -122,9 +129,12 @@ class Tally:
 
     def counts(self, now: float | None) -> dict[State, int]:
         """Calls per state at ``now`` (only states with at least one call), in State order."""
+        if self._deadlines is None:
+            self._deadlines = sorted(d for d in (c.deadline for c in self.open.values()) if d is not None)
+        overdue = bisect_right(self._deadlines, now) if now is not None else 0
         found: Counter[State] = Counter(self.done)
-        for call in self.open.values():
-            found[call.state(now)] += 1
+        found[State.PENDING] += len(self.open) - overdue
+        found[State.OVERDUE] += overdue
         return {state: found[state] for state in State if found[state]}
 
     def has_deadlines(self) -> bool:

@@ -234,14 +234,17 @@ class CallList(ScrollView, can_focus=True):
         width = layout.tool_x - layout.badge_x
         painted = self._painted
         fast = False
+        changed: list[int] = []
         for y in range(min(self.size.height, len(items) - top)):
             item = items[top + y]
             if needs_ticks(item):
                 if now is not None and not fast:
                     fast = (item.remaining(now) or 0) <= SOON
                 if painted.get(id(item)) != _time_key(item, now):
-                    self.refresh(Region(layout.badge_x, y, width, 1))
+                    changed.append(y)
         self.fast_ticks = fast
+        for y in changed:
+            self.refresh(Region(layout.badge_x, y, width, 1))
 
     # -- rendering -----------------------------------------------------------------------
     def render_line(self, y: int) -> Strip:
