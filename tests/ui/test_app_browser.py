@@ -25,6 +25,7 @@ def browser_app(folder: Path) -> InspectorApp:
 async def wait_for(pilot, condition) -> bool:
     for _ in range(100):
         if condition():
+            await pilot.pause()  # let the layout catch up before the screen is read
             return True
         await pilot.pause(0.05)
     return False

@@ -129,7 +129,8 @@ class MainScreen(MainActions, Screen):
     def wants_fast_ticks(self) -> bool:
         """True while a visible countdown is in its last seconds or a replay is playing."""
         playing = self.replay is not None and self.replay.replayer.playing
-        return playing or self.call_list.fast_ticks
+        lists = self.query(CallList)  # none while the screen is being built or torn down
+        return playing or any(call_list.fast_ticks for call_list in lists)
 
     def on_mount(self) -> None:
         self.set_class(self.session.replay, "-replay")
@@ -287,6 +288,8 @@ class MainScreen(MainActions, Screen):
         self._update_status()
 
     def _on_tick(self, now: float) -> None:
+        if not self.query(CallList):
+            return
         self.call_list.now = now
         self.detail.tick(now)
         if self.view.filter is not None and self.view.filter.time_dependent:

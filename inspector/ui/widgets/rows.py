@@ -14,6 +14,7 @@ from textual.strip import Strip
 from inspector.model import Call, Malformed, OrphanResult, State
 from inspector.model.call import Item
 from inspector.textsafe import one_line
+from inspector.timefmt import duration
 
 SOON, URGENT = 10.0, 3.0
 """Seconds left when a countdown turns "soon" (and redraws 4x a second), then "urgent"."""
@@ -71,19 +72,8 @@ def clock_text(ts: float | None) -> str:
         return "--:--:--"
 
 
-def duration_text(seconds: float) -> str:
-    """A short duration: ``850ms``, ``4.2s``, ``12s``, ``3m05s``, ``2h10m``."""
-    if seconds < 1:
-        return f"{seconds * 1000:.0f}ms"
-    if seconds < 10:
-        return f"{seconds:.1f}s"
-    if seconds < 60:
-        return f"{seconds:.0f}s"
-    minutes, secs = divmod(int(seconds), 60)
-    if minutes < 60:
-        return f"{minutes}m{secs:02d}s"
-    hours = minutes // 60
-    return f"{hours}h{minutes % 60:02d}m" if hours < 100 else f"{hours // 24}d"
+duration_text = duration
+"""A short duration: ``850ms``, ``4.2s``, ``12s``, ``3m05s`` (the one formatter of the project)."""
 
 
 def countdown(remaining: float) -> tuple[str, str]:
