@@ -18,6 +18,7 @@ from inspector.ui.loading import Opened, Progress, read_into
 from inspector.ui.options import UiOptions
 from inspector.ui.screens.main import Session
 from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import StatusBar
 
 SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
@@ -134,6 +135,10 @@ async def test_replay_plays_steps_and_changes_speed_on_the_replay_clock():
         await pilot.press("space")
         assert await wait_for(pilot, lambda: control.replayer.finished)
         assert f"{control.replayer.total}/{control.replayer.total}" in screen_text(app)
+        bar = app.screen.query_one(PositionBar)
+        bar.post_message(PositionBar.Seek(0.5))  # a click on the middle of the position bar
+        assert await wait_for(pilot, lambda: control.replayer.index == round(control.replayer.total / 2))
+        assert await wait_for(pilot, lambda: 0 < len(rows(app)) < control.replayer.total)
 
 
 def test_open_with_an_unusable_path_is_one_line_and_exit_2(tmp_path, capsys, monkeypatch):
