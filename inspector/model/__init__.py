@@ -1,5 +1,6 @@
 """The model of tool calls: pure Python, imports neither textual nor livekit."""
 
+from inspector.model.call import Call, OrphanResult, State
 from inspector.model.clock import Clock, FakeClock, SystemClock
 from inspector.model.events import (
     Event,
@@ -12,7 +13,6 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.model.call import Call, OrphanResult, State
 from inspector.model.store import CallStore
 
 __all__ = [

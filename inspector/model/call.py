@@ -141,4 +141,4 @@ class OrphanResult:
         return f"OrphanResult({self.call_id!r})"
 
 
-Item = Union[Call, OrphanResult, Message, Malformed]
+Item = Union[Call, OrphanResult, Message, Malformed]  # noqa: UP007 - a runtime alias, also on 3.10

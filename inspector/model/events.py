@@ -126,4 +126,4 @@ class Skipped:
     where: str = ""
 
 
-Event = Union[Request, Result, Message, Malformed, Skipped]
+Event = Union[Request, Result, Message, Malformed, Skipped]  # noqa: UP007 - a runtime alias

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.model.call import Call, State
+from inspector.model.call import State
 from inspector.model.events import Executor
 from inspector.model.store import CallStore
 

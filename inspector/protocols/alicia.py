@@ -5,8 +5,9 @@ from __future__ import annotations
 import binascii
 import json
 import re
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any, Iterator
+from typing import Any
 
 import msgpack
 
@@ -193,8 +194,8 @@ def decode_packet(
         obj = unpack(bytes(data))
     except Exception as exc:  # noqa: BLE001 - any decoder failure is the packet's fault
         return [Malformed(where=where, reason=f"not MessagePack: {_reason(exc)}", source=source, raw=raw)]
-    context = {"ts": ts, "sender": sender, "topic": topic, "reliable": reliable}
-    return decode_object(obj, where=where, source=source, raw=raw, **context)
+    return decode_object(obj, where=where, source=source, raw=raw, ts=ts, sender=sender, topic=topic,
+                         reliable=reliable)
 
 
 def decode_object(

@@ -14,8 +14,9 @@ import json
 import os
 import re
 import time
+from collections.abc import Iterator
 from datetime import datetime, timezone
-from typing import Any, Iterator
+from typing import Any
 
 import orjson
 
@@ -224,11 +225,11 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None
     direction = record.get("dir")
     if direction == "event":
-        kind = record.get("kind") if isinstance(record.get("kind"), str) else "event"
-        text = record.get("text") if isinstance(record.get("text"), str) else ""
+        kind = _text(record.get("kind")) or "event"
+        text = _text(record.get("text"))
         return [Message(kind=kind, text=text, ts=ts, raw=raw, extra={"dir": "event"})]
-    participant = record.get("participant") if isinstance(record.get("participant"), str) else ""
-    topic = record.get("topic") if isinstance(record.get("topic"), str) else None
+    participant = _text(record.get("participant"))
+    topic = _text(record.get("topic")) or None
     reliable = record.get("reliable") is not False
     encoded = record.get("raw")
     if isinstance(encoded, str):
@@ -250,6 +251,10 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
                 event.answered_by = answered_by
             event.extra["dir"] = direction
     return events
+
+
+def _text(value: Any) -> str:
+    return value if isinstance(value, str) else ""
 
 
 def redecode(raw: RawRef) -> list[Event]:

@@ -9,7 +9,7 @@ def test_structured_patch_numbers_old_and_new_lines():
     (hunk,) = hunks_from_structured_patch(
         [{"oldStart": 10, "oldLines": 3, "newStart": 10, "newLines": 4, "lines": [" a", "-b", "+c", "+d", " e"]}]
     )
-    assert [(l.kind, l.old_no, l.new_no) for l in hunk.lines] == [
+    assert [(line.kind, line.old_no, line.new_no) for line in hunk.lines] == [
         (" ", 10, 10), ("-", 11, None), ("+", None, 11), ("+", None, 12), (" ", 12, 13)]
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from factories import make_request, make_result
 
-from inspector.model import CallStore, FakeClock, Message, Outcome, OrphanResult, State
+from inspector.model import CallStore, FakeClock, Message, OrphanResult, Outcome, State
 from inspector.model.stats import problems, session_stats
 
 

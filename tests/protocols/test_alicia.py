@@ -8,7 +8,17 @@ import json
 import msgpack
 import pytest
 
-from inspector.model import CallStore, Executor, FakeClock, Malformed, Message, Outcome, Request, Result, State
+from inspector.model import (
+    CallStore,
+    Executor,
+    FakeClock,
+    Malformed,
+    Message,
+    Outcome,
+    Request,
+    Result,
+    State,
+)
 from inspector.protocols import alicia
 
 
