@@ -35,6 +35,8 @@ class InspectorCommands(Provider):
             else:
                 target = screen
                 action = key.action
+                if not screen.check_action(keys.action_name(action), ()):
+                    continue  # a key of another mode (replay, follow, answer)
             keys_text = key_label(overrides.get(key.id, key.keys))
             help_text = f"{key.tooltip or key.description} · keys: {keys_text}".replace("[", "\\[")
             yield key.description, partial(target.run_action, action), help_text

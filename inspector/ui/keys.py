@@ -33,7 +33,7 @@ KEYS: tuple[Key, ...] = (
     Key("last", "G,end", "last", "Last row", "list"),
     Key("page-down", "pagedown,ctrl+f", "page_down", "Page down", "list"),
     Key("page-up", "pageup,ctrl+b", "page_up", "Page up", "list"),
-    Key("select", "enter", "select", "Open detail / fold", "list", show=True,
+    Key("select", "enter", "select", "Open / fold", "list", show=True,
         tooltip="Open the detail of the call, or fold/unfold the calls nested under it"),
     Key("fold", "h,left", "fold", "Fold / go to parent", "list"),
     Key("unfold", "l,right", "unfold", "Unfold", "list"),
@@ -46,7 +46,7 @@ KEYS: tuple[Key, ...] = (
     Key("next-failed", "e", "jump('failed')", "Next failed", "main"),
     Key("next-orphan", "o", "jump('orphan')", "Next orphan", "main"),
     Key("back", "escape", "back", "Back", "main"),
-    Key("raw", "r", "toggle_raw", "Raw", "main", show=True, tooltip="Show the raw records of the call"),
+    Key("raw", "r", "toggle_raw", "Raw", "main", tooltip="Show the raw records of the call"),
     Key("full-text", "f", "toggle_full_text", "Full text", "main",
         tooltip="Show the full text the model received instead of the display segments"),
     Key("messages", "m", "toggle_messages", "Messages", "main", tooltip="Hide or show conversation messages"),
@@ -55,11 +55,11 @@ KEYS: tuple[Key, ...] = (
     Key("export", "x", "export", "Export", "main",
         tooltip="Write the selected call or the filtered view to a JSON or Markdown file"),
     Key("pager", "P", "pager", "Pager", "main", tooltip="Open the payload in $PAGER"),
-    Key("answer", "a", "answer", "Answer", "main", tooltip="Answer a pending client request (live)"),
-    Key("play-pause", "space", "play_pause", "Play/pause", "main", tooltip="Replay: play or pause"),
-    Key("step-prev", "left_square_bracket", "step(-1)", "Step back", "main"),
-    Key("step-next", "right_square_bracket", "step(1)", "Step", "main"),
-    Key("faster", "plus,equals_sign", "speed(1)", "Faster", "main"),
+    Key("answer", "a", "answer", "Answer", "main", show=True, tooltip="Answer a pending client request (live)"),
+    Key("play-pause", "space", "play_pause", "Play/pause", "main", show=True, tooltip="Replay: play or pause"),
+    Key("step-prev", "left_square_bracket", "step(-1)", "Step back", "main", show=True),
+    Key("step-next", "right_square_bracket", "step(1)", "Step", "main", show=True),
+    Key("faster", "plus,equals_sign", "speed(1)", "Faster", "main", show=True),
     Key("slower", "minus", "speed(-1)", "Slower", "main"),
     Key("focus-detail", "tab", "focus_detail", "Detail", "main", tooltip="Move focus to the detail pane"),
     # the answer screen (ctrl+enter rarely reaches a terminal app: ctrl+j and alt+enter stand in)
@@ -76,6 +76,17 @@ KEYS: tuple[Key, ...] = (
 )
 
 BY_ID = {key.id: key for key in KEYS}
+
+MODE_ACTIONS = {
+    "play_pause": "replay", "step": "replay", "speed": "replay",
+    "toggle_follow": "files", "answer": "live",
+}
+"""Actions that only mean something in one kind of session (hidden from the footer and palette elsewhere)."""
+
+
+def action_name(action: str) -> str:
+    """``step(1)`` -> ``step``; ``app.help`` -> ``help``."""
+    return action.split("(", 1)[0].rsplit(".", 1)[-1]
 
 
 def bindings(scope: str) -> list[Binding]:

@@ -191,13 +191,16 @@ async def test_t_cycles_themes_and_a_bad_theme_falls_back_with_a_notice(tmp_path
         assert app.get_css_variables()["call-pending"] == app.current_theme.variables["call-pending"]
 
 
-async def test_replay_keys_explain_themselves_outside_a_replay():
+async def test_keys_of_other_modes_stay_out_of_the_footer():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
-        await pilot.press("space")
+        footer = screen_text(app).splitlines()[-1]
+        assert "Filter" in footer and "Play/pause" not in footer and "Answer" not in footer
+        assert "Follow" not in footer  # a store handed over in memory cannot be followed
+        await pilot.press("space", "left_square_bracket", "plus")  # nothing to play: nothing happens
         await pilot.pause()
-        assert any("Not a replay" in note for note in notes(app))
+        assert app.screen.replay is None
 
 
 async def test_the_palette_offers_every_key_action_of_the_main_screen():
@@ -208,8 +211,10 @@ async def test_the_palette_offers_every_key_action_of_the_main_screen():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         names = {name for name, _, _ in InspectorCommands(app.screen)._commands()}
-        wanted = {key.description for key in keys.KEYS if key.scope in ("main", "list", "app")}
+        wanted = {key.description for key in keys.KEYS if key.scope in ("main", "list", "app")
+                  and keys.action_name(key.action) not in keys.MODE_ACTIONS}
         assert wanted <= names
+        assert "Play/pause" not in names  # not a replay
         assert "Theme: inspector-light" in names
 
 

@@ -113,6 +113,7 @@ async def test_replay_plays_steps_and_changes_speed_on_the_replay_clock():
         assert await wait_for(pilot, lambda: app.screen.replay is not None)
         control = app.screen.replay
         assert control.replayer.playing
+        assert await wait_for(pilot, lambda: "space Play/pause" in screen_text(app))
         first = len(rows(app))
         clock.advance(5)  # five seconds of the recording at 1x
         assert await wait_for(pilot, lambda: len(rows(app)) > first)

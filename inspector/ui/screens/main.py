@@ -126,6 +126,18 @@ class MainScreen(MainActions, Screen):
         return self.app.now
 
     @property
+    def mode(self) -> str:
+        """``replay``, ``live`` or ``files``: which mode-only keys apply (see keys.MODE_ACTIONS)."""
+        if self.session.replay:
+            return "replay"
+        return "live" if self.session.source is not None else "files" if self.session.opened else "store"
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Keys of another mode (replay transport, follow, answer) are hidden from the footer and palette."""
+        wanted = keys.MODE_ACTIONS.get(action)
+        return wanted is None or wanted == self.mode
+
+    @property
     def wants_fast_ticks(self) -> bool:
         """True while a visible countdown is in its last seconds or a replay is playing."""
         playing = self.replay is not None and self.replay.replayer.playing
