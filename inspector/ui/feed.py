@@ -136,7 +136,3 @@ class Tally:
         found[State.PENDING] += len(self.open) - overdue
         found[State.OVERDUE] += overdue
         return {state: found[state] for state in State if found[state]}
-
-    def has_deadlines(self) -> bool:
-        """True when some unanswered call has a deadline (a countdown is running)."""
-        return any(call.deadline is not None for call in self.open.values())

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import islice
 
-from inspector.model import Call, CallStore, Malformed, Message, OrphanResult, State
+from inspector.model import Call, CallStore, Message, OrphanResult, State
 from inspector.model.call import Item
 from inspector.model.filter import Filter
 from inspector.ui.feed import ChangeSet
@@ -17,8 +17,6 @@ JUMPS: dict[str, Jump] = {
     "failed": lambda item, now: isinstance(item, Call)
     and item.state(now) in (State.FAILED, State.TIMED_OUT),
     "orphan": lambda item, now: isinstance(item, OrphanResult),
-    "problem": lambda item, now: isinstance(item, (OrphanResult, Malformed))
-    or isinstance(item, Call) and bool(item.request.violation),
 }
 """Predicates for the jump keys (next pending, next failed, next orphan)."""
 
@@ -94,10 +92,6 @@ class RowView:
             return True
         return False
 
-    def refilter_needed(self, changes: ChangeSet) -> bool:
-        """True when updated calls may change what a filter selects."""
-        return bool(changes.updated) and self.filter is not None and not self.filter.empty
-
     def _time_filtered(self) -> bool:
         return self.filter is not None and self.filter.time_dependent
 
@@ -116,9 +110,6 @@ class RowView:
         if self.filter is None or self.filter.empty:
             return True
         return self.filter.matches(self.items[index], now)
-
-    def has_children(self, item: Item) -> bool:
-        return isinstance(item, Call) and bool(item.children)
 
     def find(self, start: int, forward: bool, test: Jump, now: float | None) -> int | None:
         """The next row after (or before) ``start`` passing ``test``, wrapping around; None if none."""
@@ -139,12 +130,6 @@ class RowView:
         if flt is None or flt.empty:
             return None
         return self.find(start, forward, lambda item, at: flt.matches(item, at), now)
-
-    def toggle_fold(self, call: Call) -> None:
-        if call in self.folded:
-            self.folded.discard(call)
-        else:
-            self.folded.add(call)
 
     def matched_items(self, now: float | None) -> list[Item]:
         """The rows that match the filter themselves (for exporting the filtered view)."""

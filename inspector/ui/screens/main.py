@@ -127,7 +127,7 @@ class MainScreen(MainActions, Screen):
 
     @property
     def mode(self) -> str:
-        """``replay``, ``live`` or ``files``: which mode-only keys apply (see keys.MODE_ACTIONS)."""
+        """``replay``, ``live``, ``files`` or ``store`` (handed over in memory): which mode keys apply."""
         if self.session.replay:
             return "replay"
         return "live" if self.session.source is not None else "files" if self.session.opened else "store"
