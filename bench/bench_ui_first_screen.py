@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import statistics
 import sys
 import tempfile
 import time
@@ -17,6 +18,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT / "tests" / "ui"))
 
+from textual import events  # noqa: E402
 from ui_factories import file_app  # noqa: E402
 
 from inspector.ui.widgets.call_list import CallList  # noqa: E402
@@ -33,8 +35,9 @@ def write_big(path: Path, calls: int) -> None:
                                  "ResultJson": json.dumps({"ok": index})}) + "\n")
 
 
-async def first_screen(path: Path) -> tuple[float, float, int]:
-    """(seconds to the first rows on screen, seconds to the end of the load, rows at the first screen)."""
+async def first_screen(path: Path) -> tuple[float, float, int, float]:
+    """Seconds to the first rows on screen, to the end of the load, rows at the first screen, and the
+    median seconds a key press (j) took to be handled while the load went on."""
     app = file_app([path])
     started = time.perf_counter()
     async with app.run_test(size=(120, 40)) as pilot:
@@ -43,22 +46,32 @@ async def first_screen(path: Path) -> tuple[float, float, int]:
             await pilot.pause(0.005)
         first = time.perf_counter() - started
         rows = len(call_list.view)
+        keys = []
+        while app.screen.has_class("-loading") and len(keys) < 20:
+            cursor = call_list.cursor
+            start = time.perf_counter()
+            app.post_message(events.Key("j", "j"))  # as a terminal would send it (pilot.press waits for idle)
+            while call_list.cursor == cursor and app.screen.has_class("-loading"):
+                await asyncio.sleep(0.001)
+            keys.append(time.perf_counter() - start)
         while app.screen.has_class("-loading"):
             await pilot.pause(0.02)
-        return first, time.perf_counter() - started, rows
+        key = statistics.median(keys) if keys else float("nan")
+        return first, time.perf_counter() - started, rows, key
 
 
 def main() -> None:
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
-    sample_first, sample_done, _ = asyncio.run(first_screen(SAMPLE))
+    sample_first, sample_done, _, _ = asyncio.run(first_screen(SAMPLE))
     with tempfile.TemporaryDirectory() as folder:
         big = Path(folder) / "big.jsonl"
         write_big(big, calls)
         size = big.stat().st_size
-        big_first, big_done, rows = asyncio.run(first_screen(big))
+        big_first, big_done, rows, key = asyncio.run(first_screen(big))
     print(f"sample session ({SAMPLE.name}): first screen {sample_first:.3f} s, loaded {sample_done:.3f} s")
     print(f"big LM-Kit file ({calls:,} calls, {size / 1e6:.0f} MB): first screen {big_first:.3f} s with {rows:,} "
-          f"rows, fully loaded {big_done:.2f} s (first screen at {big_first / big_done:.1%} of the load)")
+          f"rows, fully loaded {big_done:.2f} s (first screen at {big_first / big_done:.1%} of the load); "
+          f"a key press during the load: {key * 1000:.0f} ms median")
 
 
 if __name__ == "__main__":

@@ -208,6 +208,10 @@ class CallList(ScrollView, can_focus=True):
         self.view.rebuild(self.now)
         self.rows_changed()
 
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.view))
+        self._scroll_to_cursor()
+
     def on_focus(self) -> None:
         self._refresh_row(self.cursor)
 
