@@ -64,14 +64,22 @@ def _quote(value: str) -> str:
 
 def test_inspector_runs_in_a_real_terminal(tmp_path):
     tmux = Tmux(tmp_path)
+    paged = tmp_path / "paged.json"
     env = {"INSPECTOR_CONFIG": str(tmp_path / "none.toml"), "INSPECTOR_CLAUDE_DIR": str(tmp_path),
-           "TERM": "xterm-256color", "TZ": "UTC", "PYTHONPATH": str(Path(__file__).resolve().parents[2])}
+           "TERM": "xterm-256color", "TZ": "UTC", "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+           "PAGER": f"sh -c 'cp \"$0\" {paged}'"}
     try:
         tmux.start([sys.executable, "-m", "inspector", str(DEMO)], env)
         screen = tmux.wait_for("get_weather")
         assert "book_table" in screen and "orphan" in screen
         tmux.keys("p")  # next pending call: its detail shows below
         screen = tmux.wait_for("send_sms  ")
+        tmux.keys("P")  # the terminal is handed to $PAGER (here: a copy), then the app comes back
+        deadline = time.monotonic() + 10
+        while not paged.exists() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert '"tool": "send_sms"' in paged.read_text()
+        tmux.wait_for("get_weather")
         tmux.keys("?")
         tmux.wait_for("cursor-down")
         tmux.keys("Escape")  # a lone escape: wait for the main screen before the next key
