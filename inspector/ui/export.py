@@ -103,8 +103,24 @@ def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
     return [f"{hashes} {title}", "", *_block(clean(_dumps(data)))]
 
 
+def without_nested_duplicates(items: list[Item]) -> list[Item]:
+    """Drop calls whose parent call is exported too (the parent's export already holds them)."""
+    chosen = {id(item) for item in items}
+
+    def inside(item: Item) -> bool:
+        parent = getattr(item, "parent", None)
+        while parent is not None:
+            if id(parent) in chosen:
+                return True
+            parent = parent.parent
+        return False
+
+    return [item for item in items if not inside(item)]
+
+
 def export_items(items: list[Item], fmt: str, now: float | None, title: str) -> str:
-    """The text of an export file: ``json`` (a list) or ``md``."""
+    """The text of an export file: ``json`` (a list) or ``md``; nested calls appear under their parent."""
+    items = without_nested_duplicates(items)
     if fmt == "json":
         return _dumps([item_json(item, now) for item in items]) + "\n"
     lines = [f"# {one_line(title, 200)}", "", f"{len(items)} item(s), exported by inspector.", ""]

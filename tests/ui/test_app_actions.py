@@ -124,6 +124,13 @@ async def test_export_writes_the_call_or_the_filtered_view(tmp_path):
         [markdown] = list(tmp_path.glob("inspector-view-*.md"))
         text = markdown.read_text()
         assert "## web_search `fail1`" in text and "get_weather" not in text
+        await pilot.press("slash", "ctrl+u", "enter")  # clear the filter: the whole view
+        await pilot.pause()
+        await pilot.press("x", "down", "down", "enter")  # filtered (here: whole) view as JSON
+        await pilot.pause()
+        [view] = list(tmp_path.glob("inspector-view-*.json"))
+        ids = [entry.get("id") for entry in json.loads(view.read_text())]
+        assert "task1" in ids and "sub1" not in ids  # nested calls only inside their Task
 
 
 async def test_pager_says_so_when_the_terminal_cannot_be_handed_over(tmp_path, monkeypatch):
