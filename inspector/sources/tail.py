@@ -79,6 +79,17 @@ class FileTail:
                 position += len(chunk)
         return cls(path, offset, lines)
 
+    @classmethod
+    def at_offset(cls, path: str, offset: int) -> FileTail:
+        """A tail that starts at byte ``offset`` (where a load stopped), numbering lines from there."""
+        lines = 0
+        with open(path, "rb") as fh:
+            left = offset
+            while left > 0 and (chunk := fh.read(min(left, 1 << 20))):
+                lines += chunk.count(b"\n")
+                left -= len(chunk)
+        return cls(path, offset, lines)
+
     def close(self) -> None:
         if self._fh is not None:
             self._fh.close()

@@ -42,6 +42,7 @@ class Opened:
     module: ModuleType
     ns: str
     size: int
+    reached: int = -1  # where the load's last record ended: a follow starts there, missing nothing
 
 
 def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
@@ -112,6 +113,7 @@ def read_into(store: CallStore, opened: list[Opened], *, progress: Callable[[Pro
                 if now >= next_report and progress is not None:
                     next_report = now + BATCH_SECONDS
                     progress(Progress(done_before + reached, total, events + info.events))
+        item.reached = reached
         events += info.events
         done_before += item.size
     if progress is not None:

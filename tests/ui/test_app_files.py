@@ -152,3 +152,22 @@ def test_open_with_an_unusable_path_is_one_line_and_exit_2(tmp_path, capsys, mon
     assert cli_main([str(garbage)]) == 2
     assert "not a format the inspector reads" in capsys.readouterr().err
     assert cli_main(["open", "--replay", "--speed", "fast", str(DEMO)]) == 2
+
+
+def test_follow_after_a_load_starts_where_the_load_stopped(tmp_path):
+    """Lines written between the end of the load and the start of following are not missed."""
+    from inspector.protocols import recording
+    from inspector.sources.tail import FileTail
+
+    path = tmp_path / "growing.jsonl"
+    lines = DEMO.read_text().splitlines(keepends=True)
+    path.write_text("".join(lines[:6]))
+    opened = Opened(str(path), recording, "", path.stat().st_size)
+    read_into(CallStore(), [opened])
+    assert opened.reached == path.stat().st_size
+    with path.open("a") as fh:  # written after the load, before following starts
+        fh.write("".join(lines[6:9]))
+    tail = FileTail.at_offset(str(path), opened.reached)
+    got = tail.read()
+    assert got.lines == [line.encode() for line in lines[6:9]]
+    assert got.first_line == 7 and got.offset == opened.reached  # numbering goes on from the loaded part

@@ -123,8 +123,10 @@ class MainActions:
             self.notify(f"{opened.path} was truncated or replaced; reading it again from the top.",
                         severity="warning", timeout=5)
 
-        await follow(opened.path, opened.module, on_events, tail=FileTail.at_end(opened.path),
-                     on_restart=on_restart)
+        # start where the load stopped, so lines written since are not missed
+        tail = (FileTail.at_offset(opened.path, opened.reached) if opened.reached >= 0
+                else FileTail.at_end(opened.path))
+        await follow(opened.path, opened.module, on_events, tail=tail, on_restart=on_restart)
 
     # -- replay --------------------------------------------------------------------------------
     def _replay_or_say(self: MainScreen):
