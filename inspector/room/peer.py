@@ -31,7 +31,8 @@ def _host_addresses(use_ipv4: bool, use_ipv6: bool) -> list[str]:
 
 
 def restrict_ice_hosts(addresses: list[str]) -> None:
-    """Make every aiortc peer connection in this process gather host candidates on ``addresses`` only.
+    """Make every aiortc peer connection in this process gather host candidates on ``addresses`` only
+    (an empty list restores aioice's choice: every interface but loopback).
 
     aioice leaves 127.0.0.1 out by default and offers every other interface; a loopback room server
     wants the opposite, so its sockets stay on the address it listens on.

@@ -7,6 +7,7 @@ import asyncio
 import base64
 import gzip
 import logging
+import socket
 import time
 import weakref
 from collections.abc import Callable
@@ -78,7 +79,7 @@ class RoomServer:
     # ---- lifecycle ---------------------------------------------------------------------------------------
 
     async def start(self) -> RoomServer:
-        restrict_ice_hosts([_ice_address(self.host)])
+        restrict_ice_hosts(_ice_addresses(self.host))
         self._server = await serve(self._connection, self.host, self.port, process_request=self._http,
                                    compression=None, max_size=4 * 1024 * 1024, server_header="inspector-room")
         self.port = self._server.sockets[0].getsockname()[1]
@@ -340,8 +341,16 @@ def _now_ms() -> int:
     return int(time.time() * 1000)
 
 
-def _ice_address(host: str) -> str:
-    return "127.0.0.1" if host in ("", "localhost", "0.0.0.0", "::", "::1") else host
+def _ice_addresses(host: str) -> list[str]:
+    """Where ICE candidates are gathered: the listening address, loopback for local names, [] for all."""
+    if host in ("0.0.0.0", "::"):
+        return []  # every interface (aioice's own choice)
+    if host in ("", "localhost", "::1", "127.0.0.1"):
+        return ["127.0.0.1"]
+    try:
+        return [socket.gethostbyname(host)]
+    except OSError:
+        return ["127.0.0.1"]
 
 
 def _url_host(host: str) -> str:
