@@ -75,6 +75,7 @@ class RoomServer:
         self._sockets: dict[Participant, ServerConnection] = {}
         self._banned: set[str] = set()
         self._watchdog: asyncio.Task[None] | None = None
+        self._tasks: set[asyncio.Task[None]] = set()
 
     # ---- lifecycle ---------------------------------------------------------------------------------------
 
@@ -84,12 +85,16 @@ class RoomServer:
                                    compression=None, max_size=4 * 1024 * 1024, server_header="inspector-room")
         self.port = self._server.sockets[0].getsockname()[1]
         self._watchdog = asyncio.create_task(self._watch_pings())
+        if not _has_non_loopback_interface():
+            self._event(f"warning: {LOOPBACK_ONLY}")
         return self
 
     async def stop(self) -> None:
         """Tell everyone the server is shutting down, then close every connection."""
         if self._watchdog is not None:
             self._watchdog.cancel()
+        for task in list(self._tasks):
+            task.cancel()
         for participant in list(self._sockets):
             participant.post(_leave(REASON.SERVER_SHUTDOWN))
             await self._end(participant, REASON.SERVER_SHUTDOWN, "server shutdown", graceful=True)
@@ -237,13 +242,13 @@ class RoomServer:
         if previous is not None:  # same identity again: the newest connection wins, as on LiveKit
             previous.post(_leave(REASON.DUPLICATE_IDENTITY))
             self.registry.remove(previous, REASON.DUPLICATE_IDENTITY, "replaced by a new connection")
-            asyncio.create_task(self._close(previous, graceful=True))
+            self._spawn(self._close(previous, graceful=True))
         participant = Participant(params.grant, self.registry.room(params.grant.room), params.path,
                                   params.client_protocol)
         participant.peer = PeerSession(
             f"{params.grant.identity}@{params.grant.room}",
             on_packet=lambda label, data: self.registry.route(participant, label, data),
-            on_failed=lambda: asyncio.ensure_future(
+            on_failed=lambda: self._spawn(
                 self._end(participant, REASON.CONNECTION_TIMEOUT, "peer connection failed", graceful=False)),
         )
         self._sockets[participant] = ws
@@ -254,6 +259,16 @@ class RoomServer:
         assert participant.peer is not None
         sdp = await participant.peer.answer(offer.sdp)
         participant.post(rtc.SignalResponse(answer=rtc.SessionDescription(type="answer", sdp=sdp, id=offer.id)))
+        self._spawn(self._check_connected(participant))
+
+    async def _check_connected(self, participant: Participant, after: float = 10.0) -> None:
+        """Say why, when a participant's peer connection is not up a while after the answer."""
+        await asyncio.sleep(after)
+        if participant.gone or participant.peer is None or participant.peer.state == "connected":
+            return
+        hint = LOOPBACK_ONLY if not _has_non_loopback_interface() else "check that nothing blocks UDP on this host"
+        self._event(f"slow  {participant.room.name}: {participant.identity}'s peer connection is still "
+                    f"{participant.peer.state} {after:.0f} s after the answer; {hint}")
 
     async def _on_request(self, participant: Participant, message: bytes) -> None:
         participant.last_seen = time.monotonic()
@@ -271,11 +286,15 @@ class RoomServer:
         elif which == "trickle" and participant.peer is not None:
             await participant.peer.add_candidate(request.trickle.candidateInit)
         elif which == "offer":
-            await self._answer(participant, request.offer)
+            try:
+                await self._answer(participant, request.offer)
+            except Exception as exc:  # noqa: BLE001 - e.g. a renegotiation aiortc cannot follow
+                self._event(f"offer from {participant.identity} not answered: {str(exc)[:200] or type(exc).__name__}")
         elif which == "leave":
             await self._end(participant, REASON.CLIENT_INITIATED, "left", graceful=True)
         elif which == "add_track":
-            log.info("%s asked to publish a track; this room server carries data only", participant.identity)
+            self._event(f"track from {participant.identity} not accepted: this room server carries data only "
+                        "(the SDK's publish_track will time out)")
 
     async def _write(self, ws: ServerConnection, participant: Participant) -> None:
         """Send the participant's outbox in order; a None ends it (after what came before it)."""
@@ -318,11 +337,32 @@ class RoomServer:
                 if now - participant.last_seen > PING_TIMEOUT:
                     await self._end(participant, REASON.CONNECTION_TIMEOUT, "ping timeout", graceful=False)
 
+    def _spawn(self, coro) -> None:
+        task = asyncio.ensure_future(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._tasks.discard)
+
     def _event(self, line: str) -> None:
         try:
             self._on_event(line)
         except Exception:  # noqa: BLE001 - a failing log sink must not break the room
             log.exception("room event handler failed")
+
+
+LOOPBACK_ONLY = ("this machine has only the loopback interface up: libwebrtc (in the LiveKit SDKs) offers "
+                 "no loopback ICE candidates, so SDK participants will time out connecting (bring up another "
+                 "interface with an address)")
+
+
+def _has_non_loopback_interface() -> bool:
+    import ifaddr  # installed with aioice
+
+    for adapter in ifaddr.get_adapters():
+        for ip in adapter.ips:
+            address = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
+            if not address.startswith(("127.", "fe80")) and address != "::1":
+                return True
+    return False
 
 
 def _leave(reason: int) -> rtc.SignalResponse:
