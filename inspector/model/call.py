@@ -20,7 +20,7 @@ class State(str, enum.Enum):
     DENIED = "denied"
 
 
-_OUTCOME_STATE = {
+OUTCOME_STATE = {  # the state a call's deciding result puts it in
     Outcome.SUCCESS: State.SUCCEEDED,
     Outcome.ERROR: State.FAILED,
     Outcome.TIMEOUT: State.TIMED_OUT,
@@ -88,7 +88,7 @@ class Call:
         """The call's state at time ``now`` (epoch seconds)."""
         first = self.result
         if first is not None:
-            return _OUTCOME_STATE[first.outcome]
+            return OUTCOME_STATE[first.outcome]
         deadline = self.deadline
         if deadline is not None and now is not None and now >= deadline:
             return State.OVERDUE

@@ -24,8 +24,8 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from inspector.model.call import Call, Item, OrphanResult, State
-from inspector.model.events import Executor, Malformed, Message, Outcome
+from inspector.model.call import OUTCOME_STATE, Call, Item, OrphanResult, State
+from inspector.model.events import Executor, Malformed, Message
 
 Predicate = Callable[[object, "float | None"], bool]
 
@@ -72,14 +72,6 @@ STATE_WORDS = tuple(sorted(_STATE_ALIASES))
 """Every word ``state:`` accepts (for completion in the UI)."""
 
 _TIME_STATES = {"pending", "overdue"}
-
-_OUTCOME_STATE = {
-    Outcome.SUCCESS: State.SUCCEEDED,
-    Outcome.ERROR: State.FAILED,
-    Outcome.TIMEOUT: State.TIMED_OUT,
-    Outcome.CANCELED: State.CANCELED,
-    Outcome.DENIED: State.DENIED,
-}
 
 _GLOB_CHARS = re.compile(r"[*?\[]")
 
@@ -143,7 +135,7 @@ def _item_state(item: object, now: float | None) -> State | None:
     if isinstance(item, Call):
         return item.state(now)
     if isinstance(item, OrphanResult):
-        return _OUTCOME_STATE.get(item.result.outcome)
+        return OUTCOME_STATE.get(item.result.outcome)
     return None
 
 
