@@ -21,56 +21,24 @@ from inspector.model.events import (
     Request,
     Result,
 )
+from inspector.protocols.alicia_wire import (  # noqa: F401 - the module's public API
+    DEFAULT_TIMEOUT_MS,
+    MAX_PACKET_BYTES,
+    STANDARD_ERROR_CODES,
+    TOOL_USE_REQUEST,
+    TOOL_USE_RESULT,
+    TYPE_NAMES,
+    encode_envelope,
+    encode_tool_result,
+    envelope,
+    error_message_for,
+    fill_template,
+    tool_result_body,
+)
 from inspector.textsafe import one_line, summarize
 
 NAME = "alicia"
 DESCRIPTION = "Alicia envelopes: MessagePack (binary or hex lines) or JSON lines"
-
-TOOL_USE_REQUEST = 6
-TOOL_USE_RESULT = 7
-DEFAULT_TIMEOUT_MS = 30000
-MAX_PACKET_BYTES = 64000  # the LiveKit SDK's cap on one data packet
-
-TYPE_NAMES: dict[int, str] = {
-    1: "ErrorMessage",
-    2: "UserMessage",
-    3: "AssistantMessage",
-    4: "AudioChunk",
-    5: "ReasoningStep",
-    6: "ToolUseRequest",
-    7: "ToolUseResult",
-    8: "Acknowledgement",
-    9: "Transcription",
-    10: "ControlStop",
-    11: "ControlVariation",
-    12: "Configuration",
-    13: "StartAnswer",
-    14: "MemoryTrace",
-    15: "Commentary",
-    16: "AssistantSentence",
-    17: "SyncRequest",
-    18: "SyncResponse",
-    20: "Feedback",
-    21: "FeedbackConfirmation",
-    22: "UserNote",
-    23: "NoteConfirmation",
-    24: "MemoryAction",
-    25: "MemoryConfirmation",
-    26: "ServerInfo",
-    27: "SessionStats",
-    29: "DimensionPreference",
-    30: "EliteSelect",
-    31: "EliteOptions",
-}
-
-STANDARD_ERROR_CODES = ("unknown_tool", "timeout", "execution_error", "invalid_parameters")
-
-_MESSAGE_TEMPLATES = {
-    "unknown_tool": "Tool '{toolName}' is not supported by this client",
-    "timeout": "Tool execution exceeded timeout of {timeoutMs}ms",
-    "invalid_parameters": "Invalid parameters for tool '{toolName}'",
-    "execution_error": "Tool '{toolName}' failed during execution",
-}
 
 _EXECUTORS = {e.value: e for e in Executor}
 
@@ -78,89 +46,6 @@ _EXECUTION_REASON = (
     "execution is REQUIRED and MUST be 'server', 'client' or 'either'; "
     "if it is omitted or unrecognized the receiver MUST reject the message"
 )
-
-
-# -- encoding ------------------------------------------------------------------------------
-def error_message_for(code: str, tool_name: str = "", timeout_ms: int | None = None) -> str:
-    """The spec's message template for a standard error code, filled in ("" for custom codes)."""
-    template = _MESSAGE_TEMPLATES.get(code, "")
-    return fill_template(template, tool_name, timeout_ms)
-
-
-def fill_template(template: str, tool_name: str = "", timeout_ms: int | None = None) -> str:
-    """Replace ``{toolName}`` and ``{timeoutMs}`` in a message template."""
-    timeout = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
-    return template.replace("{toolName}", tool_name).replace("{timeoutMs}", str(timeout))
-
-
-def tool_result_body(
-    *,
-    call_id: str,
-    success: bool,
-    result: dict[str, Any] | None = None,
-    error_code: str | None = None,
-    error_message: str | None = None,
-) -> dict[str, Any]:
-    """A ToolUseResult body as the spec describes it (``result`` only on success or when given)."""
-    body: dict[str, Any] = {"id": call_id, "success": bool(success)}
-    if result is not None:
-        body["result"] = result
-    if not success:
-        body["errorCode"] = error_code or "execution_error"
-        if error_message is not None:
-            body["errorMessage"] = error_message
-    return body
-
-
-def envelope(
-    *, type_: int, body: Any, conversation_id: str, stanza_id: int, meta: dict[str, Any] | None = None
-) -> dict[str, Any]:
-    """An envelope map in the spec's field order."""
-    return {
-        "stanzaId": stanza_id,
-        "conversationId": conversation_id,
-        "type": type_,
-        "meta": meta or {},
-        "body": body,
-    }
-
-
-def encode_envelope(
-    *, type_: int, body: Any, conversation_id: str, stanza_id: int, meta: dict[str, Any] | None = None
-) -> bytes:
-    """MessagePack bytes of one envelope."""
-    env = envelope(
-        type_=type_, body=body, conversation_id=conversation_id, stanza_id=stanza_id, meta=meta
-    )
-    return msgpack.packb(env, use_bin_type=True)
-
-
-def encode_tool_result(
-    *,
-    conversation_id: str,
-    stanza_id: int,
-    call_id: str,
-    success: bool,
-    result: dict[str, Any] | None = None,
-    error_code: str | None = None,
-    error_message: str | None = None,
-    meta: dict[str, Any] | None = None,
-) -> bytes:
-    """A ToolUseResult (type 7) envelope, ready for ``publish_data``."""
-    body = tool_result_body(
-        call_id=call_id,
-        success=success,
-        result=result,
-        error_code=error_code,
-        error_message=error_message,
-    )
-    return encode_envelope(
-        type_=TOOL_USE_RESULT,
-        body=body,
-        conversation_id=conversation_id,
-        stanza_id=stanza_id,
-        meta=meta,
-    )
 
 
 # -- decoding ------------------------------------------------------------------------------
