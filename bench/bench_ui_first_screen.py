@@ -3,6 +3,7 @@
 The baseline is the time to load the big file fully (the first screen should come long before it).
 
     python bench/bench_ui_first_screen.py [CALLS]
+    python bench/bench_ui_first_screen.py --transcript [MB]   # a Claude Code transcript of MB megabytes
 """
 
 from __future__ import annotations
@@ -60,7 +61,25 @@ async def first_screen(path: Path) -> tuple[float, float, int, float]:
         return first, time.perf_counter() - started, rows, key
 
 
+def transcript_main(megabytes: int) -> None:
+    """The issue's case: a 100 MB Claude Code transcript built from the corpus (bench/make_big_transcript.py)."""
+    sys.path.insert(0, str(ROOT / "bench"))
+    from make_big_transcript import DEFAULT_CORPUS, build
+
+    with tempfile.TemporaryDirectory() as folder:
+        big = Path(folder) / "big.jsonl"
+        build(big, megabytes * 1_000_000, DEFAULT_CORPUS)
+        size = big.stat().st_size
+        first, done, rows, key = asyncio.run(first_screen(big))
+    print(f"Claude Code transcript ({size / 1e6:.0f} MB): first screen {first:.3f} s with {rows:,} rows, fully "
+          f"loaded {done:.2f} s (first screen at {first / done:.1%} of the load); a key press during the load: "
+          f"{key * 1000:.0f} ms median")
+
+
 def main() -> None:
+    if len(sys.argv) > 1 and sys.argv[1] == "--transcript":
+        transcript_main(int(sys.argv[2]) if len(sys.argv) > 2 else 100)
+        return
     calls = int(sys.argv[1]) if len(sys.argv) > 1 else 200_000
     sample_first, sample_done, _, _ = asyncio.run(first_screen(SAMPLE))
     with tempfile.TemporaryDirectory() as folder:
