@@ -92,21 +92,29 @@ def measure_child(path: str) -> None:
     read_into_store(path)
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
-    print(json.dumps({"seconds": elapsed, "maxrss_growth": grown, "peak": peak, "calls": calls,
-                      "malformed": malformed}))
+    print(
+        json.dumps(
+            {"seconds": elapsed, "maxrss_growth": grown, "peak": peak, "calls": calls, "malformed": malformed}
+        )
+    )
 
 
 def big(path: Path) -> None:
     size = path.stat().st_size
-    out = subprocess.run([sys.executable, __file__, "--child", str(path)], capture_output=True, text=True,
-                         check=True)
+    out = subprocess.run(
+        [sys.executable, __file__, "--child", str(path)], capture_output=True, text=True, check=True
+    )
     figures = json.loads(out.stdout.strip().splitlines()[-1])
     print(f"{path}: {size / 1e6:.1f} MB, {figures['calls']} calls, {figures['malformed']} malformed")
     print(f"  read into the store  {figures['seconds']:8.2f} s    (target <= 5 s)")
-    print(f"  tracemalloc peak     {figures['peak'] / 1e6:8.1f} MB   {figures['peak'] / size:.2f} of the file"
-          "   (target <= 0.5)")
-    print(f"  ru_maxrss growth     {figures['maxrss_growth'] / 1e6:8.1f} MB   "
-          f"{figures['maxrss_growth'] / size:.2f} of the file")
+    print(
+        f"  tracemalloc peak     {figures['peak'] / 1e6:8.1f} MB   {figures['peak'] / size:.2f} of the file"
+        "   (target <= 0.5)"
+    )
+    print(
+        f"  ru_maxrss growth     {figures['maxrss_growth'] / 1e6:8.1f} MB   "
+        f"{figures['maxrss_growth'] / size:.2f} of the file"
+    )
 
 
 def main(argv: list[str] | None = None) -> int:

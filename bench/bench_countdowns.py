@@ -25,9 +25,15 @@ def make_calls(count: int, now: float) -> list[Call]:
     rng = random.Random(7)
     store = CallStore(clock=FakeClock(now))
     for index in range(count):
-        store.ingest(Request(call_id=f"call{index:05d}", tool=rng.choice(["web_search", "Bash", "Read"]),
-                             ts=now - rng.uniform(0, 60), timeout_ms=rng.randint(5_000, 120_000),
-                             executor=Executor.CLIENT))
+        store.ingest(
+            Request(
+                call_id=f"call{index:05d}",
+                tool=rng.choice(["web_search", "Bash", "Read"]),
+                ts=now - rng.uniform(0, 60),
+                timeout_ms=rng.randint(5_000, 120_000),
+                executor=Executor.CLIENT,
+            )
+        )
     return [item for item in store.items if isinstance(item, Call)]
 
 
@@ -48,8 +54,9 @@ def cells(rows: list[Call], now: float) -> None:
         cell.cell_len  # noqa: B018 - measuring the cell is part of drawing it
 
 
-def cpu_per_redraw(work: Callable[[list[Call], float], None], rows: list[Call], now: float,
-                   budget: float = 0.5) -> float:
+def cpu_per_redraw(
+    work: Callable[[list[Call], float], None], rows: list[Call], now: float, budget: float = 0.5
+) -> float:
     """CPU seconds per redraw of ``rows``, averaged over about ``budget`` seconds of CPU."""
     repeats = 1
     while True:
@@ -75,8 +82,11 @@ def main() -> None:
     print(f"{'scenario':<46} {'µs/redraw':>10} {'% of a core':>12} {'x baseline':>11}")
     for rows, label in ((visible, f"{len(visible)} visible rows"), (calls, f"all {len(calls)} rows")):
         baseline = cpu_per_redraw(bare, rows, now)
-        for work, what in ((bare, "deadline - now (baseline)"), (texts, "countdown text"),
-                           (cells, "countdown Text cell")):
+        for work, what in (
+            (bare, "deadline - now (baseline)"),
+            (texts, "countdown text"),
+            (cells, "countdown Text cell"),
+        ):
             per = baseline if work is bare else cpu_per_redraw(work, rows, now)
             share = per * args.hz * 100
             print(f"{label + ', ' + what:<46} {per * 1e6:>10.1f} {share:>11.3f}% {per / baseline:>10.1f}x")

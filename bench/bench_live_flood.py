@@ -48,8 +48,9 @@ async def flood(seconds: float, senders: int) -> dict:
         store = CallStore()
         writer = RecordingWriter(path, {"room": ROOM})
         token = server.mint_token("inspector-bench", ROOM, hidden=True, can_publish_data=False)
-        source = LiveKitSource(server.url, token, store, writer, room=ROOM, identity="inspector-bench",
-                               answering=False)
+        source = LiveKitSource(
+            server.url, token, store, writer, room=ROOM, identity="inspector-bench", answering=False
+        )
         await source.start()
         agent = rtc.Room()
         await agent.connect(server.url, server.mint_token("agent-flood", ROOM))
@@ -64,13 +65,26 @@ async def flood(seconds: float, senders: int) -> dict:
                 counter["sent"] += 1
                 stanza = -counter["sent"]
                 if n % 2:
-                    data = alicia.encode_envelope(type_=6, conversation_id=ROOM, stanza_id=stanza, body={
-                        "id": call_id, "toolName": "web_search", "execution": "server",
-                        "parameters": {"query": "x" * 64}, "timeoutMs": 30000})
+                    data = alicia.encode_envelope(
+                        type_=6,
+                        conversation_id=ROOM,
+                        stanza_id=stanza,
+                        body={
+                            "id": call_id,
+                            "toolName": "web_search",
+                            "execution": "server",
+                            "parameters": {"query": "x" * 64},
+                            "timeoutMs": 30000,
+                        },
+                    )
                 else:
-                    data = alicia.encode_tool_result(conversation_id=ROOM, stanza_id=stanza,
-                                                     call_id=f"c{index}_{n - 1}", success=True,
-                                                     result={"results": ["y" * 64]})
+                    data = alicia.encode_tool_result(
+                        conversation_id=ROOM,
+                        stanza_id=stanza,
+                        call_id=f"c{index}_{n - 1}",
+                        success=True,
+                        result={"results": ["y" * 64]},
+                    )
                 await agent.local_participant.publish_data(data, reliable=True, topic="alicia")
 
         stop = asyncio.Event()
@@ -96,10 +110,16 @@ async def flood(seconds: float, senders: int) -> dict:
     threaded = calls + results + len(store.orphans) + len(store.malformed)
     lags_ms = sorted(lag * 1000 for lag in lags) or [float("nan")]
     return {
-        "seconds": round(send_time, 2), "senders": senders, "sent": sent,
-        "send_rate": round(sent / send_time), "received": source.ingest.count,
-        "receive_rate": round(source.ingest.count / received_time), "recorded": recorded,
-        "threaded_events": threaded, "lost_recording": sent - recorded, "lost_store": sent - threaded,
+        "seconds": round(send_time, 2),
+        "senders": senders,
+        "sent": sent,
+        "send_rate": round(sent / send_time),
+        "received": source.ingest.count,
+        "receive_rate": round(source.ingest.count / received_time),
+        "recorded": recorded,
+        "threaded_events": threaded,
+        "lost_recording": sent - recorded,
+        "lost_store": sent - threaded,
         "loop_lag_ms_median": round(statistics.median(lags_ms), 1),
         "loop_lag_ms_p95": round(lags_ms[int(0.95 * (len(lags_ms) - 1))], 1),
         "loop_lag_ms_max": round(lags_ms[-1], 1),
@@ -123,11 +143,13 @@ def main() -> None:
         sys.stderr.flush()
         os._exit(1)
     print(json.dumps(figures))
-    print(f"sent {figures['sent']:,} in {figures['seconds']} s ({figures['send_rate']:,} msg/s, "
-          f"{figures['senders']} concurrent publishers); received {figures['received']:,} "
-          f"({figures['receive_rate']:,} msg/s); lost: {figures['lost_recording']} in the recording, "
-          f"{figures['lost_store']} in the call store; event-loop lag median {figures['loop_lag_ms_median']} ms, "
-          f"p95 {figures['loop_lag_ms_p95']} ms, max {figures['loop_lag_ms_max']} ms")
+    print(
+        f"sent {figures['sent']:,} in {figures['seconds']} s ({figures['send_rate']:,} msg/s, "
+        f"{figures['senders']} concurrent publishers); received {figures['received']:,} "
+        f"({figures['receive_rate']:,} msg/s); lost: {figures['lost_recording']} in the recording, "
+        f"{figures['lost_store']} in the call store; event-loop lag median {figures['loop_lag_ms_median']} ms, "
+        f"p95 {figures['loop_lag_ms_p95']} ms, max {figures['loop_lag_ms_max']} ms"
+    )
     sys.stdout.flush()
     os._exit(0)
 

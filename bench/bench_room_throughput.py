@@ -68,8 +68,17 @@ def receiver_main(url: str, token: str, senders: int, pipe: Connection) -> None:
     os._exit(0)
 
 
-def sender_main(url: str, token: str, number: int, receiver: str, reliable: bool, seconds: float, size: int,
-                window: int, pipe: Connection) -> None:
+def sender_main(
+    url: str,
+    token: str,
+    number: int,
+    receiver: str,
+    reliable: bool,
+    seconds: float,
+    size: int,
+    window: int,
+    pipe: Connection,
+) -> None:
     """Child process: publish numbered packets for ``seconds``, then a reliable end marker.
 
     publish_data returns once the packet is buffered (the SDK buffers up to 2 MB per channel), so the
@@ -97,8 +106,11 @@ def sender_main(url: str, token: str, number: int, receiver: str, reliable: bool
             if window <= 1:
                 await publish(data, reliable=reliable, topic="bench", destination_identities=to)
                 continue
-            pending.add(asyncio.ensure_future(publish(data, reliable=reliable, topic="bench",
-                                                      destination_identities=to)))
+            pending.add(
+                asyncio.ensure_future(
+                    publish(data, reliable=reliable, topic="bench", destination_identities=to)
+                )
+            )
             if len(pending) >= window:
                 _, pending = await asyncio.wait(pending, return_when=asyncio.FIRST_COMPLETED)
         if pending:
@@ -118,16 +130,28 @@ def run_once(server, args: argparse.Namespace, reliable: bool, senders: int) -> 
     ctx = mp.get_context("spawn")
     room = f"bench-{reliable}-{senders}-{time.monotonic_ns()}"
     rx_parent, rx_child = ctx.Pipe()
-    receiver = ctx.Process(target=receiver_main, args=(server.url, server.mint_token("receiver", room), senders,
-                                                      rx_child))
+    receiver = ctx.Process(
+        target=receiver_main, args=(server.url, server.mint_token("receiver", room), senders, rx_child)
+    )
     receiver.start()
     assert rx_parent.recv() == "ready"
     pipes, procs = [], []
     for number in range(senders):
         parent, child = ctx.Pipe()
-        proc = ctx.Process(target=sender_main, args=(server.url, server.mint_token(f"sender{number}", room), number,
-                                                     "receiver", reliable, args.seconds, args.size, args.window,
-                                                     child))
+        proc = ctx.Process(
+            target=sender_main,
+            args=(
+                server.url,
+                server.mint_token(f"sender{number}", room),
+                number,
+                "receiver",
+                reliable,
+                args.seconds,
+                args.size,
+                args.window,
+                child,
+            ),
+        )
         proc.start()
         pipes.append(parent)
         procs.append(proc)
@@ -144,10 +168,18 @@ def run_once(server, args: argparse.Namespace, reliable: bool, senders: int) -> 
         proc.join(10)
     total = sum(s["sent"] for s in sent)
     span = max(got["last"] - got["first"], 1e-9)
-    return {"senders": senders, "sent": total, "received": got["received"], "lost": total - got["received"],
-            "out_of_order": got["out_of_order"], "send_rate": sum(s["sent"] / s["elapsed"] for s in sent),
-            "msgs_per_s": got["received"] / span, "mb_per_s": got["bytes"] / span / 1e6,
-            "connect_ms": max(s["connect_s"] for s in sent) * 1000, "complete": got["ends"] >= senders}
+    return {
+        "senders": senders,
+        "sent": total,
+        "received": got["received"],
+        "lost": total - got["received"],
+        "out_of_order": got["out_of_order"],
+        "send_rate": sum(s["sent"] / s["elapsed"] for s in sent),
+        "msgs_per_s": got["received"] / span,
+        "mb_per_s": got["bytes"] / span / 1e6,
+        "connect_ms": max(s["connect_s"] for s in sent) * 1000,
+        "complete": got["ends"] >= senders,
+    }
 
 
 def main() -> None:
@@ -161,17 +193,24 @@ def main() -> None:
     from inspector.room.thread import RoomServerThread
 
     with RoomServerThread(port=0, on_event=lambda line: None) as server:
-        print(f"{args.seconds:g} s per run, {args.size}-byte messages, window {args.window}, server {server.url}")
-        print(f"{'kind':<9}{'senders':>8}{'sent':>9}{'recv':>9}{'lost':>7}{'reord':>7}{'send/s':>9}"
-              f"{'msg/s':>9}{'MB/s':>7}{'connect':>10}")
+        print(
+            f"{args.seconds:g} s per run, {args.size}-byte messages, window {args.window}, server {server.url}"
+        )
+        print(
+            f"{'kind':<9}{'senders':>8}{'sent':>9}{'recv':>9}{'lost':>7}{'reord':>7}{'send/s':>9}"
+            f"{'msg/s':>9}{'MB/s':>7}{'connect':>10}"
+        )
         for reliable in (True, False):
             for senders in sorted({1, max(1, args.senders)}):
                 r = run_once(server, args, reliable, senders)
                 kind = "reliable" if reliable else "lossy"
-                print(f"{kind:<9}{senders:>8}{r['sent']:>9.0f}{r['received']:>9.0f}{r['lost']:>7.0f}"
-                      f"{r['out_of_order']:>7.0f}{r['send_rate']:>9.0f}{r['msgs_per_s']:>9.0f}"
-                      f"{r['mb_per_s']:>7.2f}{r['connect_ms']:>8.0f}ms"
-                      f"{'' if r['complete'] else '  (timed out waiting for the rest)'}", flush=True)
+                print(
+                    f"{kind:<9}{senders:>8}{r['sent']:>9.0f}{r['received']:>9.0f}{r['lost']:>7.0f}"
+                    f"{r['out_of_order']:>7.0f}{r['send_rate']:>9.0f}{r['msgs_per_s']:>9.0f}"
+                    f"{r['mb_per_s']:>7.2f}{r['connect_ms']:>8.0f}ms"
+                    f"{'' if r['complete'] else '  (timed out waiting for the rest)'}",
+                    flush=True,
+                )
 
 
 if __name__ == "__main__":

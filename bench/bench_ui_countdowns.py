@@ -51,7 +51,9 @@ def main() -> None:
     print(f"{CALLS:,} calls over {seconds:g} s of the running app (160x50 terminal)")
     print(f"  finished calls (baseline):            {idle:6.1%} of one core")
     print(f"  pending, deadlines 60-80 s away:      {calm:6.1%} of one core  (+{calm - idle:.1%})")
-    print(f"  pending, every visible one < 10 s:    {busy:6.1%} of one core  (+{busy - idle:.1%}; 4 redraws/s)")
+    print(
+        f"  pending, every visible one < 10 s:    {busy:6.1%} of one core  (+{busy - idle:.1%}; 4 redraws/s)"
+    )
 
 
 if __name__ == "__main__":

@@ -30,10 +30,27 @@ SAMPLE = ROOT / "sample_sessions" / "demo.recording.jsonl"
 def write_big(path: Path, calls: int) -> None:
     with path.open("w") as fh:
         for index in range(calls):
-            fh.write(json.dumps({"Id": f"call_{index}", "Name": f"tool_{index % 31}",
-                                 "ArgumentsJson": json.dumps({"path": f"/src/m{index}.py"})}) + "\n")
-            fh.write(json.dumps({"ToolCallId": f"call_{index}", "ToolName": f"tool_{index % 31}", "Type": 0,
-                                 "ResultJson": json.dumps({"ok": index})}) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "Id": f"call_{index}",
+                        "Name": f"tool_{index % 31}",
+                        "ArgumentsJson": json.dumps({"path": f"/src/m{index}.py"}),
+                    }
+                )
+                + "\n"
+            )
+            fh.write(
+                json.dumps(
+                    {
+                        "ToolCallId": f"call_{index}",
+                        "ToolName": f"tool_{index % 31}",
+                        "Type": 0,
+                        "ResultJson": json.dumps({"ok": index}),
+                    }
+                )
+                + "\n"
+            )
 
 
 async def first_screen(path: Path) -> tuple[float, float, int, float]:
@@ -71,9 +88,11 @@ def transcript_main(megabytes: int) -> None:
         build(big, megabytes * 1_000_000, DEFAULT_CORPUS)
         size = big.stat().st_size
         first, done, rows, key = asyncio.run(first_screen(big))
-    print(f"Claude Code transcript ({size / 1e6:.0f} MB): first screen {first:.3f} s with {rows:,} rows, fully "
-          f"loaded {done:.2f} s (first screen at {first / done:.1%} of the load); a key press during the load: "
-          f"{key * 1000:.0f} ms median")
+    print(
+        f"Claude Code transcript ({size / 1e6:.0f} MB): first screen {first:.3f} s with {rows:,} rows, fully "
+        f"loaded {done:.2f} s (first screen at {first / done:.1%} of the load); a key press during the load: "
+        f"{key * 1000:.0f} ms median"
+    )
 
 
 def main() -> None:
@@ -88,9 +107,11 @@ def main() -> None:
         size = big.stat().st_size
         big_first, big_done, rows, key = asyncio.run(first_screen(big))
     print(f"sample session ({SAMPLE.name}): first screen {sample_first:.3f} s, loaded {sample_done:.3f} s")
-    print(f"big LM-Kit file ({calls:,} calls, {size / 1e6:.0f} MB): first screen {big_first:.3f} s with {rows:,} "
-          f"rows, fully loaded {big_done:.2f} s (first screen at {big_first / big_done:.1%} of the load); "
-          f"a key press during the load: {key * 1000:.0f} ms median")
+    print(
+        f"big LM-Kit file ({calls:,} calls, {size / 1e6:.0f} MB): first screen {big_first:.3f} s with {rows:,} "
+        f"rows, fully loaded {big_done:.2f} s (first screen at {big_first / big_done:.1%} of the load); "
+        f"a key press during the load: {key * 1000:.0f} ms median"
+    )
 
 
 if __name__ == "__main__":

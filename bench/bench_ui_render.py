@@ -29,8 +29,14 @@ def build_store(count: int, clock: FakeClock) -> CallStore:
     store = CallStore(clock=clock)
     outcomes = [Outcome.SUCCESS, Outcome.SUCCESS, Outcome.SUCCESS, Outcome.ERROR, Outcome.TIMEOUT]
     for index in range(count):
-        store.ingest(request(f"call_{index:07d}", f"tool_{index % 37}", ts=T0 + index * 0.01,
-                             summary=f"path=/src/module_{index % 997}.py line={index}"))
+        store.ingest(
+            request(
+                f"call_{index:07d}",
+                f"tool_{index % 37}",
+                ts=T0 + index * 0.01,
+                summary=f"path=/src/module_{index % 997}.py line={index}",
+            )
+        )
         if index % 50:  # every 50th call stays pending with a running countdown
             store.ingest(result(f"call_{index:07d}", outcomes[index % 5], ts=T0 + index * 0.01 + 0.2))
     return store
@@ -72,9 +78,13 @@ async def measure(count: int) -> dict[str, float]:
             console = app.console
             console.render_lines(detail._renderable(), console.options.update_width(SIZE[0] - 4))
             details.append(time.perf_counter() - start)
-    return {"first paint s": first_paint, "cursor move ms": statistics.median(cursor) * 1000,
-            "page down ms": statistics.median(paging) * 1000, "at the end ms": end * 1000,
-            "detail render ms": statistics.median(details) * 1000}
+    return {
+        "first paint s": first_paint,
+        "cursor move ms": statistics.median(cursor) * 1000,
+        "page down ms": statistics.median(paging) * 1000,
+        "at the end ms": end * 1000,
+        "detail render ms": statistics.median(details) * 1000,
+    }
 
 
 def main() -> None:

@@ -22,10 +22,7 @@ ROOT = Path(__file__).resolve().parents[1]
 CORPUS = ROOT.parent / "shared" / "corpus" / "claude"
 
 BARE = (
-    "import json,sys\n"
-    "n=0\n"
-    "for line in open(sys.argv[1],'rb'):\n"
-    "    if line.strip(): json.loads(line); n+=1\n"
+    "import json,sys\nn=0\nfor line in open(sys.argv[1],'rb'):\n    if line.strip(): json.loads(line); n+=1\n"
 )
 
 
@@ -46,8 +43,10 @@ def main() -> None:
     parser.add_argument("--repeat", type=int, default=5)
     parser.add_argument("--ccl", default=shutil.which("claude-code-log"))
     args = parser.parse_args()
-    source = args.file or max((p for p in CORPUS.rglob("*.jsonl") if not p.name.startswith("agent-")),
-                              key=lambda p: p.stat().st_size)
+    source = args.file or max(
+        (p for p in CORPUS.rglob("*.jsonl") if not p.name.startswith("agent-")),
+        key=lambda p: p.stat().st_size,
+    )
     with tempfile.TemporaryDirectory() as tmp:
         copy = Path(tmp) / "project" / source.name
         copy.parent.mkdir()
@@ -65,7 +64,9 @@ def main() -> None:
         if args.ccl:
             out = Path(tmp) / "out.json"
             ccl = best(max(1, args.repeat // 2), [args.ccl, "convert", str(copy), "-o", str(out)], env)
-            print(f"  claude-code-log convert    {ccl * 1000:8.1f} ms   {ccl / bare:.2f}x  ({ccl / stats:.1f}x inspector)")
+            print(
+                f"  claude-code-log convert    {ccl * 1000:8.1f} ms   {ccl / bare:.2f}x  ({ccl / stats:.1f}x inspector)"
+            )
         else:
             print("  claude-code-log: not installed (pass --ccl PATH)")
 

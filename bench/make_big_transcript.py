@@ -23,8 +23,11 @@ _UUID = re.compile(rb"\b[0-9a-f]{8}(-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f
 
 def session_files(corpus: Path) -> list[Path]:
     """The corpus sessions themselves (subagent files are left out: they cannot join one file)."""
-    files = [path for path in sorted(corpus.rglob("*.jsonl"))
-             if not path.name.startswith("agent-") and "subagents" not in path.parts]
+    files = [
+        path
+        for path in sorted(corpus.rglob("*.jsonl"))
+        if not path.name.startswith("agent-") and "subagents" not in path.parts
+    ]
     if not files:
         raise SystemExit(f"no Claude transcripts under {corpus}")
     return files

@@ -35,7 +35,7 @@ APP_NAME = "inspector"
 
 _KEY_NAME = re.compile(r"^\S+$")
 
-DEFAULT_CONFIG_TEXT = '''\
+DEFAULT_CONFIG_TEXT = """\
 # inspector configuration (TOML). Every setting is optional.
 
 # theme: a built-in name (dark, light, high-contrast), the name of a file in the themes/ folder
@@ -57,7 +57,7 @@ replay_speed = 1
 [keys]
 # action id = "key1,key2" replaces the default keys of that action, e.g.:
 # filter = "/,ctrl+f"
-'''
+"""
 
 
 @dataclass
@@ -138,7 +138,7 @@ def apply_settings(config: Config, data: Mapping[str, Any], where: str = "config
         elif key == "replay_speed":
             speed = _speed(value)
             if speed is None:
-                bad(key, f"must be one of 1, 2, 10, \"instant\", not {value!r}")
+                bad(key, f'must be one of 1, 2, 10, "instant", not {value!r}')
             else:
                 config.replay_speed = speed
         elif key == "claude_dir":
@@ -164,11 +164,11 @@ def _speed(value: Any) -> float | None:
 
 def _apply_keys(config: Config, table: Any, where: str) -> list[str]:
     if not isinstance(table, dict):
-        return [f"{where}: [keys] must be a table of action = \"key1,key2\"; ignored"]
+        return [f'{where}: [keys] must be a table of action = "key1,key2"; ignored']
     warnings = []
     for action, value in table.items():
         if not isinstance(value, str):
-            warnings.append(f"{where}: keys.{action}: must be a string like \"ctrl+f,/\"; ignored")
+            warnings.append(f'{where}: keys.{action}: must be a string like "ctrl+f,/"; ignored')
             continue
         keys = [k.strip() for k in value.split(",")]
         bad = [k for k in keys if not k or not _KEY_NAME.match(k)]

@@ -28,13 +28,34 @@ if TYPE_CHECKING:
 BUILTIN_THEMES = ("dark", "light", "high-contrast")
 DEFAULT_THEME = "dark"
 
-BASE_COLORS = ("primary", "secondary", "accent", "foreground", "background", "surface", "panel",
-               "warning", "error", "success", "boost")
+BASE_COLORS = (
+    "primary",
+    "secondary",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "warning",
+    "error",
+    "success",
+    "boost",
+)
 
 COLOR_VARIABLES = (
-    "call-pending", "call-overdue", "call-succeeded", "call-failed", "call-timed-out", "call-canceled",
-    "call-denied", "call-orphan", "call-violation",
-    "diff-added", "diff-removed", "diff-added-bg", "diff-removed-bg",
+    "call-pending",
+    "call-overdue",
+    "call-succeeded",
+    "call-failed",
+    "call-timed-out",
+    "call-canceled",
+    "call-denied",
+    "call-orphan",
+    "call-violation",
+    "diff-added",
+    "diff-removed",
+    "diff-added-bg",
+    "diff-removed-bg",
 )
 VARIABLES = COLOR_VARIABLES + ("syntax-style",)
 """Every variable the inspector's stylesheets and widgets use (``$call-pending`` in .tcss)."""
@@ -101,7 +122,12 @@ def resolve_theme(name_or_path: str, search_dirs: list[str] | None = None) -> st
     if name_or_path in BUILTIN_THEMES:
         return builtin_path(name_or_path)
     expanded = os.path.expanduser(name_or_path)
-    if "/" in name_or_path or os.sep in name_or_path or name_or_path.endswith(".toml") or os.path.isfile(expanded):
+    if (
+        "/" in name_or_path
+        or os.sep in name_or_path
+        or name_or_path.endswith(".toml")
+        or os.path.isfile(expanded)
+    ):
         if not os.path.isfile(expanded):
             raise ThemeError(expanded, "no such theme file")
         return expanded
@@ -150,8 +176,9 @@ def theme_from_data(data: dict[str, Any], path: str = "<theme>") -> ThemeSpec:
     if missing and os.path.abspath(path) not in _builtin_paths():
         base = load_theme("dark" if dark else "light")
         variables = {**{v: base.variables[v] for v in missing}, **variables}
-    return ThemeSpec(name=name, dark=dark, colors=colors, variables=variables, path=path,
-                     warnings=tuple(warnings))
+    return ThemeSpec(
+        name=name, dark=dark, colors=colors, variables=variables, path=path, warnings=tuple(warnings)
+    )
 
 
 def _builtin_paths() -> set[str]:
@@ -173,7 +200,7 @@ def _colors(table: Any, path: str) -> dict[str, str]:
             hint = _hint(key, BASE_COLORS)
             raise ThemeError(path, f"[colors] has an unknown colour {key!r}{hint}")
         if not isinstance(value, str) or not is_color(value):
-            raise ThemeError(path, f"[colors] {key} = {value!r} is not a colour (e.g. \"#4ea1ff\")")
+            raise ThemeError(path, f'[colors] {key} = {value!r} is not a colour (e.g. "#4ea1ff")')
         colors[key] = value.strip()
     if "primary" not in colors:
         raise ThemeError(path, "[colors] needs 'primary'")
@@ -182,7 +209,7 @@ def _colors(table: Any, path: str) -> dict[str, str]:
 
 def _variables(table: Any, path: str) -> tuple[dict[str, str], list[str]]:
     if not isinstance(table, dict):
-        raise ThemeError(path, "[variables] must be a table of name = \"value\"")
+        raise ThemeError(path, '[variables] must be a table of name = "value"')
     variables: dict[str, str] = {}
     warnings: list[str] = []
     for key, value in table.items():
@@ -194,9 +221,11 @@ def _variables(table: Any, path: str) -> tuple[dict[str, str], list[str]]:
                 raise ThemeError(path, f"[variables] syntax-style {value!r} is not a Pygments style")
         elif key in COLOR_VARIABLES:
             if not is_color(value):
-                raise ThemeError(path, f"[variables] {key} = {value!r} is not a colour (e.g. \"#4ea1ff\")")
+                raise ThemeError(path, f'[variables] {key} = {value!r} is not a colour (e.g. "#4ea1ff")')
         else:
-            warnings.append(f"{path}: [variables] {key!r} is not used by the inspector{_hint(key, VARIABLES)}")
+            warnings.append(
+                f"{path}: [variables] {key!r} is not used by the inspector{_hint(key, VARIABLES)}"
+            )
         variables[key] = value
     return variables, warnings
 
@@ -217,8 +246,9 @@ def _pygments_style_exists(name: str) -> bool:
     return True
 
 
-def load_theme_or_default(name_or_path: str | None,
-                          search_dirs: list[str] | None = None) -> tuple[ThemeSpec, list[str]]:
+def load_theme_or_default(
+    name_or_path: str | None, search_dirs: list[str] | None = None
+) -> tuple[ThemeSpec, list[str]]:
     """The theme asked for, or the default theme plus a message saying why (for a notification)."""
     try:
         spec = load_theme(name_or_path or DEFAULT_THEME, search_dirs)
@@ -247,6 +277,8 @@ def to_textual_theme(spec: ThemeSpec) -> Theme:
         try:
             Color.parse(value)
         except ColorParseError:
-            raise ThemeError(spec.path or spec.name, f"{label} = {value!r} is not a colour Textual knows") from None
+            raise ThemeError(
+                spec.path or spec.name, f"{label} = {value!r} is not a colour Textual knows"
+            ) from None
     colors: dict[str, Any] = dict(spec.colors)
     return Theme(name=spec.name, dark=spec.dark, variables=dict(spec.variables), **colors)

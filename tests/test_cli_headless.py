@@ -10,20 +10,43 @@ from inspector.protocols import alicia, recording
 
 
 def run(*args, cwd=None):
-    return subprocess.run([sys.executable, "-m", "inspector", *args], capture_output=True, text=True,
-                          timeout=60, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *args], capture_output=True, text=True, timeout=60, cwd=cwd
+    )
 
 
 def sample(tmp_path):
     path = tmp_path / "s.jsonl"
     with recording.RecordingWriter(str(path), {"room": "t"}) as rec:
-        rec.write("in", alicia.encode_envelope(type_=6, body={"id": "a", "toolName": "calc", "execution": "client",
-                                                              "parameters": {"expression": "1+1"}},
-                                               conversation_id="c", stanza_id=-1), ts=10.0)
-        rec.write("in", alicia.encode_tool_result(conversation_id="c", stanza_id=1, call_id="a", success=True,
-                                                  result={"answer": 2}), ts=10.25)
-        rec.write("in", alicia.encode_tool_result(conversation_id="c", stanza_id=2, call_id="ghost", success=True,
-                                                  result={}), ts=11.0)
+        rec.write(
+            "in",
+            alicia.encode_envelope(
+                type_=6,
+                body={
+                    "id": "a",
+                    "toolName": "calc",
+                    "execution": "client",
+                    "parameters": {"expression": "1+1"},
+                },
+                conversation_id="c",
+                stanza_id=-1,
+            ),
+            ts=10.0,
+        )
+        rec.write(
+            "in",
+            alicia.encode_tool_result(
+                conversation_id="c", stanza_id=1, call_id="a", success=True, result={"answer": 2}
+            ),
+            ts=10.25,
+        )
+        rec.write(
+            "in",
+            alicia.encode_tool_result(
+                conversation_id="c", stanza_id=2, call_id="ghost", success=True, result={}
+            ),
+            ts=11.0,
+        )
     return path
 
 
@@ -31,11 +54,26 @@ def test_stats_json_has_the_documented_keys(tmp_path):
     proc = run("stats", "--json", str(sample(tmp_path)))
     assert proc.returncode == 0, proc.stderr
     figures = json.loads(proc.stdout)
-    for key in ("format", "calls", "top_level", "nested", "states", "orphan_results", "duplicate_results",
-                "with_diff", "malformed", "tools", "p50_ms", "p90_ms", "p99_ms"):
+    for key in (
+        "format",
+        "calls",
+        "top_level",
+        "nested",
+        "states",
+        "orphan_results",
+        "duplicate_results",
+        "with_diff",
+        "malformed",
+        "tools",
+        "p50_ms",
+        "p90_ms",
+        "p99_ms",
+    ):
         assert key in figures
     assert figures["format"] == "recording" and figures["calls"] == 1 and figures["orphan_results"] == 1
-    assert figures["states"]["succeeded"] == 1 and figures["tools"] == {"calc": 1} and figures["p50_ms"] == 250.0
+    assert (
+        figures["states"]["succeeded"] == 1 and figures["tools"] == {"calc": 1} and figures["p50_ms"] == 250.0
+    )
 
 
 def test_dump_json_one_object_per_call_with_payloads(tmp_path):

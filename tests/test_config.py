@@ -39,7 +39,9 @@ def test_missing_file_gives_defaults_without_warnings(tmp_path):
 
 
 def test_every_setting_is_read(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
 theme = "light"
 hide_messages = true
 follow = true
@@ -49,7 +51,8 @@ claude_dir = "~/elsewhere"
 [keys]
 filter = "/, ctrl+f"
 "app.quit" = "q"
-""")
+""",
+    )
     config, warnings = load_config(path)
     assert warnings == []
     assert (config.theme, config.hide_messages, config.follow) == ("light", True, True)
@@ -75,7 +78,9 @@ def test_broken_toml_is_a_warning_and_the_defaults(tmp_path):
 
 
 def test_invalid_settings_fall_back_one_by_one(tmp_path):
-    path = write(tmp_path, """
+    path = write(
+        tmp_path,
+        """
 theme = "high-contrast"
 follow = "yes"
 replay_speed = 3
@@ -86,14 +91,20 @@ colour = "red"
 filter = 5
 search = "ctrl+s,,x"
 help = "?"
-""")
+""",
+    )
     config, warnings = load_config(path)
     assert config.theme == "high-contrast" and config.hide_messages is True
     assert config.follow is False and config.replay_speed == 1.0
     assert config.keys == {"help": "?"}
     joined = "\n".join(warnings)
-    for fragment in ("follow: must be true or false", "replay_speed: must be one of", "unknown setting 'colour'",
-                     "keys.filter", "keys.search"):
+    for fragment in (
+        "follow: must be true or false",
+        "replay_speed: must be one of",
+        "unknown setting 'colour'",
+        "keys.filter",
+        "keys.search",
+    ):
         assert fragment in joined
     assert len(warnings) == 5
 
@@ -124,9 +135,11 @@ def test_default_config_text_is_valid_and_written_once(tmp_path):
 
 
 def test_config_and_themes_import_without_textual():
-    code = ("import sys, inspector.config, inspector.themes, inspector.model.filter, inspector.model.replay, "
-            "inspector.sources.tail; inspector.themes.load_theme('dark'); "
-            "print(any(m.split('.')[0] == 'textual' for m in sys.modules))")
+    code = (
+        "import sys, inspector.config, inspector.themes, inspector.model.filter, inspector.model.replay, "
+        "inspector.sources.tail; inspector.themes.load_theme('dark'); "
+        "print(any(m.split('.')[0] == 'textual' for m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "False"

@@ -7,20 +7,23 @@ import pytest
 from inspector.textsafe import clean, one_line, summarize
 
 
-@pytest.mark.parametrize(("raw", "shown"), [
-    ("a\x1b[31mb", "a␛[31mb"),
-    ("osc\x1b]52;c;aGk=\x07", "osc␛]52;c;aGk=␇"),
-    ("nul\x00del\x7f", "nul␀del␡"),
-    ("cr\rlf", "cr␍lf"),
-    ("c1\x9bcsi\x85nel", "c1\\u009bcsi\\u0085nel"),
-    ("rlo\u202eevil", "rlo\\u202eevil"),
-    ("iso\u2066x\u2069", "iso\\u2066x\\u2069"),
-    ("zw\u200bsp\ufeff", "zw\\u200bsp\\ufeff"),
-    ("soft\xadhyphen", "soft\\u00adhyphen"),
-    ("tag\U000e0041\U000e007f", "tag\\U000e0041\\U000e007f"),
-    ("lone\ud800surrogate\udfff", "lone\ufffdsurrogate\ufffd"),
-    ("tab\there", "tab    here"),
-])
+@pytest.mark.parametrize(
+    ("raw", "shown"),
+    [
+        ("a\x1b[31mb", "a␛[31mb"),
+        ("osc\x1b]52;c;aGk=\x07", "osc␛]52;c;aGk=␇"),
+        ("nul\x00del\x7f", "nul␀del␡"),
+        ("cr\rlf", "cr␍lf"),
+        ("c1\x9bcsi\x85nel", "c1\\u009bcsi\\u0085nel"),
+        ("rlo\u202eevil", "rlo\\u202eevil"),
+        ("iso\u2066x\u2069", "iso\\u2066x\\u2069"),
+        ("zw\u200bsp\ufeff", "zw\\u200bsp\\ufeff"),
+        ("soft\xadhyphen", "soft\\u00adhyphen"),
+        ("tag\U000e0041\U000e007f", "tag\\U000e0041\\U000e007f"),
+        ("lone\ud800surrogate\udfff", "lone\ufffdsurrogate\ufffd"),
+        ("tab\there", "tab    here"),
+    ],
+)
 def test_clean_makes_each_hazard_visible(raw, shown):
     assert clean(raw) == shown
     shown.encode("utf-8")

@@ -43,7 +43,9 @@ def test_builtin_themes_define_every_variable_and_match_the_user_copies(name):
 
 
 def test_user_copies_and_packaged_themes_are_the_same_set():
-    assert sorted(p.name for p in (ROOT / "themes").glob("*.toml")) == sorted(f"{n}.toml" for n in BUILTIN_THEMES)
+    assert sorted(p.name for p in (ROOT / "themes").glob("*.toml")) == sorted(
+        f"{n}.toml" for n in BUILTIN_THEMES
+    )
 
 
 def test_a_theme_by_path_inherits_missing_variables(tmp_path):
@@ -72,7 +74,10 @@ def test_a_theme_by_name_is_found_in_the_user_folder(tmp_path):
         ("name = 'x'\n[colors]\nsecondary = '#fff'", "needs 'primary'"),
         ("name = 'x'\n[colors]\nprimary = '#ggg'", "is not a colour"),
         ("name = 'x'\n[colors]\nprimary = '#fff'\nbackgrund = '#000'", "did you mean 'background'"),
-        ("name = 'x'\n[colors]\nprimary = '#fff'\n[variables]\nsyntax-style = 'nope'", "not a Pygments style"),
+        (
+            "name = 'x'\n[colors]\nprimary = '#fff'\n[variables]\nsyntax-style = 'nope'",
+            "not a Pygments style",
+        ),
         ("name = 'x'\n[colors]\nprimary = '#fff'\n[variables]\ncall-failed = 3", "must be a string"),
         ("name = 'x'\n[colors]\nprimary = '#fff'\n[variables]\ndiff-added = 'not a colour!'", "not a colour"),
     ],

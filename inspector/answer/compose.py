@@ -72,8 +72,9 @@ def success(result: Any, meta: dict[str, Any] | None = None) -> Draft:
     return Draft(success=True, result=result, meta=meta)
 
 
-def failure(code: str, message: str | None = None, result: Any = None,
-            meta: dict[str, Any] | None = None) -> Draft:
+def failure(
+    code: str, message: str | None = None, result: Any = None, meta: dict[str, Any] | None = None
+) -> Draft:
     """A failed answer; ``message=None`` uses the spec's template for the code (filled in at review)."""
     return Draft(success=False, result=result, error_code=code, error_message=message, meta=meta)
 
@@ -150,9 +151,12 @@ def answerable(call: Call) -> Issue | None:
     """
     executor = call.request.executor
     if executor is Executor.SERVER:
-        return Issue("server", Severity.REFUSE,
-                     f"'{call.tool}' is executed by the server (execution: \"server\"): the spec says the client "
-                     "MUST NOT execute it, and the server sends the ToolUseResult itself.")
+        return Issue(
+            "server",
+            Severity.REFUSE,
+            f"'{call.tool}' is executed by the server (execution: \"server\"): the spec says the client "
+            "MUST NOT execute it, and the server sends the ToolUseResult itself.",
+        )
     return None
 
 
@@ -202,21 +206,32 @@ class Review:
         return json.dumps(self.envelope, indent=2, ensure_ascii=False, default=repr)
 
 
-def review(call: Call, draft: Draft, *, now: float, stanza_id: int,
-           max_bytes: int = MAX_PACKET_BYTES) -> Review:
+def review(
+    call: Call, draft: Draft, *, now: float, stanza_id: int, max_bytes: int = MAX_PACKET_BYTES
+) -> Review:
     """Compose the envelope for ``draft`` answering ``call`` and check it against the spec and the transport."""
     issues: list[Issue] = []
     blocked = answerable(call)
     if blocked is not None:
         issues.append(blocked)
     if call.request.executor is Executor.EITHER:
-        issues.append(Issue("either", Severity.NOTE,
-                            "execution is \"either\": the server may run this tool itself when no client does; "
-                            "answering claims it for the client side."))
+        issues.append(
+            Issue(
+                "either",
+                Severity.NOTE,
+                'execution is "either": the server may run this tool itself when no client does; '
+                "answering claims it for the client side.",
+            )
+        )
     elif call.request.executor is None:
-        issues.append(Issue("no_execution", Severity.NOTE,
-                            "the request has no valid 'execution' field (a protocol violation); "
-                            "an answer may be ignored by the agent."))
+        issues.append(
+            Issue(
+                "no_execution",
+                Severity.NOTE,
+                "the request has no valid 'execution' field (a protocol violation); "
+                "an answer may be ignored by the agent.",
+            )
+        )
     body_fields, problems = _body_fields(call, draft)
     issues.extend(problems)
     issues.extend(_timing(call, now))
@@ -224,19 +239,37 @@ def review(call: Call, draft: Draft, *, now: float, stanza_id: int,
     envelope = data = None
     if body_fields is not None:
         body = alicia.tool_result_body(call_id=call.call_id, **body_fields)
-        envelope = alicia.envelope(type_=alicia.TOOL_USE_RESULT, body=body, conversation_id=conv,
-                                   stanza_id=stanza_id, meta=draft.meta)
+        envelope = alicia.envelope(
+            type_=alicia.TOOL_USE_RESULT,
+            body=body,
+            conversation_id=conv,
+            stanza_id=stanza_id,
+            meta=draft.meta,
+        )
         try:
             data = msgpack.packb(envelope, use_bin_type=True)
         except (TypeError, ValueError, OverflowError) as exc:
             issues.append(Issue("unencodable", Severity.REFUSE, f"cannot be encoded as MessagePack: {exc}"))
         else:
             if len(data) > max_bytes:
-                issues.append(Issue("too_large", Severity.REFUSE,
-                                    f"the answer is {len(data):,} bytes; one LiveKit data packet carries at most "
-                                    f"{max_bytes:,} bytes, so it would not be sent. Shorten the result."))
-    return Review(call=call, draft=draft, stanza_id=stanza_id, conversation_id=conv, envelope=envelope,
-                  data=data, remaining=call.remaining(now), issues=issues)
+                issues.append(
+                    Issue(
+                        "too_large",
+                        Severity.REFUSE,
+                        f"the answer is {len(data):,} bytes; one LiveKit data packet carries at most "
+                        f"{max_bytes:,} bytes, so it would not be sent. Shorten the result.",
+                    )
+                )
+    return Review(
+        call=call,
+        draft=draft,
+        stanza_id=stanza_id,
+        conversation_id=conv,
+        envelope=envelope,
+        data=data,
+        remaining=call.remaining(now),
+        issues=issues,
+    )
 
 
 def _body_fields(call: Call, draft: Draft) -> tuple[dict[str, Any] | None, list[Issue]]:
@@ -244,13 +277,19 @@ def _body_fields(call: Call, draft: Draft) -> tuple[dict[str, Any] | None, list[
     result = draft.result
     if draft.success:
         if not isinstance(result, dict):
-            issues.append(Issue("not_a_map", Severity.REFUSE,
-                                f"the result must be a map (the spec's 'result' is a Map), not {_kind(result)}"))
+            issues.append(
+                Issue(
+                    "not_a_map",
+                    Severity.REFUSE,
+                    f"the result must be a map (the spec's 'result' is a Map), not {_kind(result)}",
+                )
+            )
             return None, issues
         return {"success": True, "result": result}, issues
     if result is not None and not isinstance(result, dict):
-        issues.append(Issue("not_a_map", Severity.REFUSE,
-                            f"partial results must be a map, not {_kind(result)}"))
+        issues.append(
+            Issue("not_a_map", Severity.REFUSE, f"partial results must be a map, not {_kind(result)}")
+        )
         return None, issues
     code = (draft.error_code or "").strip()
     if not code or code == CUSTOM:
@@ -265,8 +304,13 @@ def _body_fields(call: Call, draft: Draft) -> tuple[dict[str, Any] | None, list[
         message = None
         issues.append(Issue("no_message", Severity.NOTE, "no errorMessage: the agent sees only the code"))
     if code not in STANDARD_ERROR_CODES:
-        issues.append(Issue("custom_code", Severity.NOTE,
-                            f"'{code}' is a custom error code (the spec allows tool-specific codes)"))
+        issues.append(
+            Issue(
+                "custom_code",
+                Severity.NOTE,
+                f"'{code}' is a custom error code (the spec allows tool-specific codes)",
+            )
+        )
     return {"success": False, "result": result, "error_code": code, "error_message": message}, issues
 
 
@@ -275,12 +319,22 @@ def _timing(call: Call, now: float) -> list[Issue]:
     first = call.result
     if first is not None:
         who = first.answered_by or first.sender or "someone"
-        issues.append(Issue("duplicate", Severity.CONFIRM,
-                            f"this request was already answered ({first.outcome.value}, by {who}); the first "
-                            "result decides, a second one is a duplicate the agent may reject."))
+        issues.append(
+            Issue(
+                "duplicate",
+                Severity.CONFIRM,
+                f"this request was already answered ({first.outcome.value}, by {who}); the first "
+                "result decides, a second one is a duplicate the agent may reject.",
+            )
+        )
     left = call.remaining(now)
     if left is not None and left <= 0:
-        issues.append(Issue("late", Severity.CONFIRM,
-                            f"the deadline passed {-left:.1f} s ago (timeoutMs {call.request.timeout_ms}); "
-                            "the agent may have given up on this request."))
+        issues.append(
+            Issue(
+                "late",
+                Severity.CONFIRM,
+                f"the deadline passed {-left:.1f} s ago (timeoutMs {call.request.timeout_ms}); "
+                "the agent may have given up on this request.",
+            )
+        )
     return issues

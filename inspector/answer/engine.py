@@ -97,8 +97,13 @@ class Decision:
 class AutoResponder:
     """Offers each new call to the rules; the first matching rule's answer is delivered after its delay."""
 
-    def __init__(self, rules: RuleSet, scheduler: Scheduler, deliver: Deliver,
-                 log: Callable[[Decision], None] | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet,
+        scheduler: Scheduler,
+        deliver: Deliver,
+        log: Callable[[Decision], None] | None = None,
+    ) -> None:
         self.rules = rules
         self.scheduler = scheduler
         self.deliver = deliver
@@ -116,8 +121,9 @@ class AutoResponder:
         if rule is None:
             return None
         self._note(call, "scheduled", f"rule at line {rule.line}, after {rule.delay_ms} ms", rule)
-        self._scheduled[id(call)] = self.scheduler.call_later(rule.delay_ms / 1000.0,
-                                                               lambda: self._fire(call, rule))
+        self._scheduled[id(call)] = self.scheduler.call_later(
+            rule.delay_ms / 1000.0, lambda: self._fire(call, rule)
+        )
         return rule
 
     def _fire(self, call: Call, rule: Rule) -> None:

@@ -33,8 +33,11 @@ else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
 KEYS = ("tool", "result", "error", "message", "delay_ms", "execution")
-_EXECUTIONS = {"client": (Executor.CLIENT,), "either": (Executor.EITHER,),
-               "any": (Executor.CLIENT, Executor.EITHER)}
+_EXECUTIONS = {
+    "client": (Executor.CLIENT,),
+    "either": (Executor.EITHER,),
+    "any": (Executor.CLIENT, Executor.EITHER),
+}
 _LINE_IN_TOML_ERROR = re.compile(r"\(at line (\d+), column (\d+)\)")
 _RULE_HEADER = re.compile(r"^\s*\[\[\s*rule\s*\]\]")
 
@@ -126,7 +129,11 @@ def parse(text: str, path: str = "<rules>") -> RuleSet:
         line = int(match.group(1)) if match else None
         if match is None and "end of document" in message:
             line = max(1, len(text.rstrip("\n").splitlines()))
-        reason = _LINE_IN_TOML_ERROR.sub("", message).replace("(at end of document)", "at the end of the file").strip()
+        reason = (
+            _LINE_IN_TOML_ERROR.sub("", message)
+            .replace("(at end of document)", "at the end of the file")
+            .strip()
+        )
         if match:
             reason += f" (column {match.group(2)})"
         raise RulesError(path, line, f"not valid TOML: {reason}") from None
@@ -134,11 +141,16 @@ def parse(text: str, path: str = "<rules>") -> RuleSet:
     spans = _rule_spans(lines)
     for key in doc:
         if key != "rule":
-            raise RulesError(path, _key_line(lines, 0, len(lines), key),
-                             f"unknown top-level key '{key}' (the file holds [[rule]] tables only)")
+            raise RulesError(
+                path,
+                _key_line(lines, 0, len(lines), key),
+                f"unknown top-level key '{key}' (the file holds [[rule]] tables only)",
+            )
     raw_rules = doc.get("rule", [])
     if not isinstance(raw_rules, list):
-        raise RulesError(path, _key_line(lines, 0, len(lines), "rule"), "'rule' must be an array of tables: [[rule]]")
+        raise RulesError(
+            path, _key_line(lines, 0, len(lines), "rule"), "'rule' must be an array of tables: [[rule]]"
+        )
     rules = []
     for index, raw in enumerate(raw_rules):
         start, end = spans[index] if index < len(spans) else (0, len(lines))
@@ -173,29 +185,40 @@ def _rule(raw: Any, path: str, lines: list[str], start: int, end: int) -> Rule:
             raise fail(key, f"unknown key '{key}' in [[rule]] (known: {', '.join(KEYS)})")
     tool = raw.get("tool")
     if not isinstance(tool, str) or not tool:
-        raise fail("tool" if "tool" in raw else None, "every rule needs tool = \"glob\" (e.g. \"*\" or \"read_*\")")
+        raise fail("tool" if "tool" in raw else None, 'every rule needs tool = "glob" (e.g. "*" or "read_*")')
     has_result, has_error = "result" in raw, "error" in raw
     if not has_result and not has_error:  # both together: an error with partial results
         raise fail(None, f"rule for '{tool}' needs either result = {{...}} or error = \"code\"")
     result = raw.get("result")
     if has_result and not isinstance(result, dict):
-        raise fail("result", "result must be a map (a TOML table such as { content = \"hi\" })")
+        raise fail("result", 'result must be a map (a TOML table such as { content = "hi" })')
     error = raw.get("error")
     if has_error:
         if not isinstance(error, str) or not error.strip() or error == compose.CUSTOM:
-            raise fail("error", "error must be an error code such as \"unknown_tool\", \"invalid_parameters\", "
-                                "\"execution_error\", \"timeout\" or a custom code")
+            raise fail(
+                "error",
+                'error must be an error code such as "unknown_tool", "invalid_parameters", '
+                '"execution_error", "timeout" or a custom code',
+            )
     message = raw.get("message")
     if message is not None and not isinstance(message, str):
         raise fail("message", "message must be text (it may use {toolName} and {timeoutMs})")
     if message is not None and not has_error:
-        raise fail("message", "message goes with error = \"code\"; a successful result has no message")
+        raise fail("message", 'message goes with error = "code"; a successful result has no message')
     delay = raw.get("delay_ms", 0)
     if isinstance(delay, bool) or not isinstance(delay, int) or delay < 0:
         raise fail("delay_ms", "delay_ms must be a whole number of milliseconds, 0 or more")
     execution = raw.get("execution", "any")
     if execution not in _EXECUTIONS:
-        raise fail("execution", "execution must be \"client\", \"either\" or \"any\" (server requests are never "
-                                "answered)")
-    return Rule(tool=tool, result=result if isinstance(result, dict) else None, error=error.strip() if has_error else None,
-                message=message, delay_ms=delay, execution=execution, line=start + 1)
+        raise fail(
+            "execution", 'execution must be "client", "either" or "any" (server requests are never answered)'
+        )
+    return Rule(
+        tool=tool,
+        result=result if isinstance(result, dict) else None,
+        error=error.strip() if has_error else None,
+        message=message,
+        delay_ms=delay,
+        execution=execution,
+        line=start + 1,
+    )

@@ -71,8 +71,15 @@ def run_dump(args: argparse.Namespace) -> int:
             out.write(json.dumps(call_json(call, now, request, results), ensure_ascii=False, default=repr))
             out.write("\n")
         for orphan in store.orphans:
-            out.write(json.dumps({"orphan_result": orphan.call_id, "where": orphan.result.raw.where
-                                  if orphan.result.raw else None, "outcome": orphan.result.outcome.value}))
+            out.write(
+                json.dumps(
+                    {
+                        "orphan_result": orphan.call_id,
+                        "where": orphan.result.raw.where if orphan.result.raw else None,
+                        "outcome": orphan.result.outcome.value,
+                    }
+                )
+            )
             out.write("\n")
     else:
         console = _console()
@@ -109,8 +116,11 @@ def _print_stats(figures: dict[str, Any]) -> None:
 
     from inspector.textsafe import one_line
 
-    table = Table(title=Text(one_line(", ".join(s["path"] for s in figures["sources"]), 200)),
-                  show_header=False, box=None)
+    table = Table(
+        title=Text(one_line(", ".join(s["path"] for s in figures["sources"]), 200)),
+        show_header=False,
+        box=None,
+    )
     table.add_column(style="bold")
     table.add_column()
     rows = [
@@ -124,8 +134,12 @@ def _print_stats(figures: dict[str, Any]) -> None:
         ("with diff", figures["with_diff"]),
         ("malformed records", figures["malformed"]),
         ("messages", figures["messages"]),
-        ("latency p50/p90/p99", " / ".join("-" if figures[k] is None else f"{figures[k]:.0f} ms"
-                                            for k in ("p50_ms", "p90_ms", "p99_ms"))),
+        (
+            "latency p50/p90/p99",
+            " / ".join(
+                "-" if figures[k] is None else f"{figures[k]:.0f} ms" for k in ("p50_ms", "p90_ms", "p99_ms")
+            ),
+        ),
     ]
     for name, value in rows:
         table.add_row(name, Text(str(value)))

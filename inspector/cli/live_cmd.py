@@ -14,34 +14,57 @@ so far is kept and its path printed).
 
 
 def _answer_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--answer", action=argparse.BooleanOptionalAction, default=None,
-                        help="allow answering client requests (default: on with the UI or with --answer-rules)")
-    parser.add_argument("--answer-rules", metavar="FILE", help="auto-respond with the rules in this TOML file")
-    parser.add_argument("--record", metavar="PATH", help="record every packet to PATH (default: the data dir)")
+    parser.add_argument(
+        "--answer",
+        action=argparse.BooleanOptionalAction,
+        default=None,
+        help="allow answering client requests (default: on with the UI or with --answer-rules)",
+    )
+    parser.add_argument(
+        "--answer-rules", metavar="FILE", help="auto-respond with the rules in this TOML file"
+    )
+    parser.add_argument(
+        "--record", metavar="PATH", help="record every packet to PATH (default: the data dir)"
+    )
     parser.add_argument("--no-record", action="store_true", help="do not record")
-    parser.add_argument("--no-ui", action="store_true", help="print calls as they are threaded instead of the UI")
+    parser.add_argument(
+        "--no-ui", action="store_true", help="print calls as they are threaded instead of the UI"
+    )
     parser.add_argument("--json", action="store_true", help="with --no-ui: one JSON object per event")
     parser.add_argument("-v", "--verbose", action="store_true", help="with --no-ui: show the SDK's warnings")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    live = sub.add_parser("live", help="join a LiveKit room and watch (and answer) tool calls live",
-                          epilog=LIVE_EPILOG, formatter_class=argparse.RawDescriptionHelpFormatter)
+    live = sub.add_parser(
+        "live",
+        help="join a LiveKit room and watch (and answer) tool calls live",
+        epilog=LIVE_EPILOG,
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
     live.add_argument("--url", help="LiveKit server URL (default: $LIVEKIT_URL)")
     live.add_argument("--room", help="room name (the Alicia conversation id)")
     live.add_argument("--identity", help="participant identity (default: inspector-<random>)")
     live.add_argument("--token", metavar="JWT", help="join with this token instead of minting one")
     live.add_argument("--api-key", metavar="K", help="API key (default: $LIVEKIT_API_KEY)")
     live.add_argument("--api-secret", metavar="S", help="API secret (default: $LIVEKIT_API_SECRET)")
-    live.add_argument("--visible", action="store_true", help="join as a visible participant (default: hidden)")
+    live.add_argument(
+        "--visible", action="store_true", help="join as a visible participant (default: hidden)"
+    )
     _answer_options(live)
     live.set_defaults(handler=run_live_command)
 
-    demo = sub.add_parser("demo", help="a simulated Alicia agent in a loopback room, watched by the inspector",
-                          description="Starts the loopback room server, a scripted agent, and the inspector "
-                                      "joined to them. Needs the room extra: pip install 'inspector[room]'.")
-    demo.add_argument("--rounds", type=int, default=None,
-                      help="how many times the agent plays its script (default: 1 with --no-ui, else endless)")
+    demo = sub.add_parser(
+        "demo",
+        help="a simulated Alicia agent in a loopback room, watched by the inspector",
+        description="Starts the loopback room server, a scripted agent, and the inspector "
+        "joined to them. Needs the room extra: pip install 'inspector[room]'.",
+    )
+    demo.add_argument(
+        "--rounds",
+        type=int,
+        default=None,
+        help="how many times the agent plays its script (default: 1 with --no-ui, else endless)",
+    )
     demo.add_argument("--auto", action="store_true", help="auto-answer with the demo's built-in rules")
     demo.add_argument("--speed", type=float, default=1.0, help="play the script faster (2 = twice as fast)")
     _answer_options(demo)

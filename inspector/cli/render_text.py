@@ -66,11 +66,16 @@ def call_text(call: Call, now: float) -> Text:
         text.append("  (" + ", ".join(flags) + ")", "yellow")
     first = call.result
     if first is not None and first.error_message or first is not None and first.error_code:
-        text.append(f"\n{'  ' * call.depth}  ↳ {one_line(first.error_code or '', 40)} "
-                    f"{one_line(first.error_message or '', 160)}", "red")
+        text.append(
+            f"\n{'  ' * call.depth}  ↳ {one_line(first.error_code or '', 40)} "
+            f"{one_line(first.error_message or '', 160)}",
+            "red",
+        )
     if call.request.violation:
-        text.append(f"\n{'  ' * call.depth}  ⚠ protocol violation: {one_line(call.request.violation, 200)}",
-                    "bold magenta")
+        text.append(
+            f"\n{'  ' * call.depth}  ⚠ protocol violation: {one_line(call.request.violation, 200)}",
+            "bold magenta",
+        )
     return text
 
 

@@ -23,8 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to listen on (default 127.0.0.1)")
     parser.add_argument("--port", type=int, default=7880, help="port (default 7880; 0 picks a free one)")
     parser.add_argument("--api-key", default=None, help="API key tokens must be issued by (default devkey)")
-    parser.add_argument("--api-secret", default=None,
-                        help="secret tokens must be signed with (default: a fixed development secret)")
+    parser.add_argument(
+        "--api-secret",
+        default=None,
+        help="secret tokens must be signed with (default: a fixed development secret)",
+    )
     parser.set_defaults(handler=run)
 
 
@@ -51,7 +54,10 @@ def run(args: argparse.Namespace) -> int:
     except KeyboardInterrupt:
         pass
     except OSError as exc:
-        print(f"inspector room: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}", file=sys.stderr)
+        print(
+            f"inspector room: cannot listen on {args.host}:{args.port}: {exc.strerror or exc}",
+            file=sys.stderr,
+        )
         return 1
     print("room server stopped", file=sys.stderr)
     return 0
@@ -64,8 +70,11 @@ async def _serve(server) -> None:
         print(f"LIVEKIT_URL={server.url}")
         print(f"LIVEKIT_API_KEY={server.api_key}")
         print(f"LIVEKIT_API_SECRET={server.api_secret}", flush=True)
-        print("# a local stand-in room server for trying things, not a LiveKit server; Ctrl-C stops it",
-              file=sys.stderr, flush=True)
+        print(
+            "# a local stand-in room server for trying things, not a LiveKit server; Ctrl-C stops it",
+            file=sys.stderr,
+            flush=True,
+        )
         await asyncio.Event().wait()
 
 

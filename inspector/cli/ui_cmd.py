@@ -10,18 +10,25 @@ from inspector import protocols
 
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
-        "open", help="open sessions in the inspector (no PATH: browse Claude Code sessions)",
+        "open",
+        help="open sessions in the inspector (no PATH: browse Claude Code sessions)",
         description="Open session files side by side; with no PATH, browse the Claude Code sessions found "
-                    "under ~/.claude/projects (or --claude-dir / INSPECTOR_CLAUDE_DIR).")
+        "under ~/.claude/projects (or --claude-dir / INSPECTOR_CLAUDE_DIR).",
+    )
     parser.add_argument("paths", nargs="*", metavar="PATH")
     parser.add_argument("--format", choices=protocols.FORMAT_NAMES, help="force a format")
-    parser.add_argument("--theme", metavar="NAME|PATH", help="a built-in theme (dark, light, high-contrast), "
-                        "a theme in the themes folder, or a .toml file")
+    parser.add_argument(
+        "--theme",
+        metavar="NAME|PATH",
+        help="a built-in theme (dark, light, high-contrast), a theme in the themes folder, or a .toml file",
+    )
     parser.add_argument("--follow", action="store_true", help="watch the files for new records (F toggles)")
     parser.add_argument("--replay", action="store_true", help="play the session back in its own time")
     parser.add_argument("--speed", default=None, metavar="SPEED", help="replay speed: 1, 2, 10 or instant")
     parser.add_argument("--claude-dir", metavar="DIR", help="where Claude Code keeps its sessions")
-    parser.add_argument("--hide-messages", action="store_true", help="start with conversation messages hidden")
+    parser.add_argument(
+        "--hide-messages", action="store_true", help="start with conversation messages hidden"
+    )
     parser.add_argument("--export-dir", metavar="DIR", help="where x writes exports (default: here)")
     parser.set_defaults(handler=run)
 
@@ -44,9 +51,17 @@ def run(args: argparse.Namespace) -> int:
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
-    options = UiOptions(paths=list(args.paths), format=args.format, theme=args.theme, follow=args.follow,
-                        replay=args.replay, speed=speed, claude_dir=args.claude_dir,
-                        hide_messages=args.hide_messages, export_dir=args.export_dir)
+    options = UiOptions(
+        paths=list(args.paths),
+        format=args.format,
+        theme=args.theme,
+        follow=args.follow,
+        replay=args.replay,
+        speed=speed,
+        claude_dir=args.claude_dir,
+        hide_messages=args.hide_messages,
+        export_dir=args.export_dir,
+    )
     from inspector.ui.app import run_open
 
     return run_open(options, config, warnings)

@@ -46,8 +46,9 @@ async def main(args: argparse.Namespace) -> int:
 
     async def send(envelope: dict, role: str) -> None:
         room = user if role == "user" and user is not None else agent
-        await room.local_participant.publish_data(msgpack.packb(envelope, use_bin_type=True), reliable=True,
-                                                  topic=args.topic)
+        await room.local_participant.publish_data(
+            msgpack.packb(envelope, use_bin_type=True), reliable=True, topic=args.topic
+        )
 
     conversation = Conversation(args.room, send, speed=args.speed, log=log)
 

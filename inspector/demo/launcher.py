@@ -24,22 +24,49 @@ def _room_server_class(err: IO[str]):
 
         return RoomServerThread
     except ImportError as exc:
-        err.write(f"inspector demo: the loopback room needs the room extra (missing module {exc.name!r}): "
-                  "pip install 'inspector[room]'\n")
+        err.write(
+            f"inspector demo: the loopback room needs the room extra (missing module {exc.name!r}): "
+            "pip install 'inspector[room]'\n"
+        )
         return None
 
 
 class AgentProcess:
     """The simulated agent in its own process (the SDK can abort at exit; the inspector must not)."""
 
-    def __init__(self, url: str, room: str, agent_token: str, user_token: str, *, rounds: int, speed: float,
-                 log_path: str) -> None:
+    def __init__(
+        self,
+        url: str,
+        room: str,
+        agent_token: str,
+        user_token: str,
+        *,
+        rounds: int,
+        speed: float,
+        log_path: str,
+    ) -> None:
         self.log_path = log_path
         self._log = open(log_path, "ab")
-        command = [sys.executable, "-m", "inspector.demo.agent", "--url", url, "--room", room,
-                   "--agent-token", agent_token, "--user-token", user_token, "--rounds", str(rounds),
-                   "--speed", str(speed)]
-        self.proc = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT)
+        command = [
+            sys.executable,
+            "-m",
+            "inspector.demo.agent",
+            "--url",
+            url,
+            "--room",
+            room,
+            "--agent-token",
+            agent_token,
+            "--user-token",
+            user_token,
+            "--rounds",
+            str(rounds),
+            "--speed",
+            str(speed),
+        ]
+        self.proc = subprocess.Popen(
+            command, stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT
+        )
         self._started = False
 
     def go(self, state: SourceState | None = None) -> None:
@@ -84,9 +111,19 @@ def run_demo(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] 
     rounds = args.rounds if args.rounds is not None else (1 if args.no_ui else 0)
     with server_class(port=0) as server:
         room = f"conv_demo_{secrets.token_hex(3)}"
-        options = LiveOptions(url=server.url, room=room, api_key=server.api_key, api_secret=server.api_secret,
-                              answer=args.answer, answer_rules=rules, record=args.record, no_record=args.no_record,
-                              no_ui=args.no_ui, json=args.json, verbose=args.verbose)
+        options = LiveOptions(
+            url=server.url,
+            room=room,
+            api_key=server.api_key,
+            api_secret=server.api_secret,
+            answer=args.answer,
+            answer_rules=rules,
+            record=args.record,
+            no_record=args.no_record,
+            no_ui=args.no_ui,
+            json=args.json,
+            verbose=args.verbose,
+        )
         from inspector.answer.rules import RulesError
         from inspector.live.errors import SetupError
 
@@ -96,9 +133,15 @@ def run_demo(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] 
             err.write(f"inspector demo: {exc}\n")
             return EXIT_SETUP
         log_path = os.path.join(tempfile.gettempdir(), f"inspector-demo-agent-{room}.log")
-        agent = AgentProcess(server.url, room, server.mint_token("demo-agent", room, name="Alicia (demo)"),
-                             server.mint_token("demo-user", room, name="Demo user"), rounds=rounds,
-                             speed=args.speed, log_path=log_path)
+        agent = AgentProcess(
+            server.url,
+            room,
+            server.mint_token("demo-agent", room, name="Alicia (demo)"),
+            server.mint_token("demo-user", room, name="Demo user"),
+            rounds=rounds,
+            speed=args.speed,
+            log_path=log_path,
+        )
         session.source.watch_state(agent.go)
         try:
             return _run(session, agent, out, err)
@@ -116,7 +159,9 @@ def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str]) 
     supervise.note_status(recording=session.options.recording_path)
     tune_gc()
     if session.options.no_ui:
-        err.write(f"inspector demo: room {session.credentials.room} at {session.credentials.url}; "
-                  f"agent log {agent.log_path}\n")
+        err.write(
+            f"inspector demo: room {session.credentials.room} at {session.credentials.url}; "
+            f"agent log {agent.log_path}\n"
+        )
         return asyncio.run(run_headless(session, out, err, until=agent.finished()))
     return run_ui(session, err)

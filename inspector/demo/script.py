@@ -30,8 +30,14 @@ class Conversation:
     :meth:`received`; the agent answers each with an AssistantMessage saying what it got.
     """
 
-    def __init__(self, conversation_id: str, send: Send, *, speed: float = 1.0,
-                 log: Callable[[str], None] = lambda line: None) -> None:
+    def __init__(
+        self,
+        conversation_id: str,
+        send: Send,
+        *,
+        speed: float = 1.0,
+        log: Callable[[str], None] = lambda line: None,
+    ) -> None:
         self.conversation_id = conversation_id
         self.send_raw = send
         self.speed = max(0.05, speed)
@@ -50,12 +56,19 @@ class Conversation:
         else:
             self.client_stanza += 1
             stanza = self.client_stanza
-        envelope = {"stanzaId": stanza, "conversationId": self.conversation_id, "type": type_, "meta": {},
-                    "body": body}
+        envelope = {
+            "stanzaId": stanza,
+            "conversationId": self.conversation_id,
+            "type": type_,
+            "meta": {},
+            "body": body,
+        }
         await self.send_raw(envelope, role)
 
     async def assistant(self, text: str) -> None:
-        await self.say(ASSISTANT, {"id": nanoid("msg"), "conversationId": self.conversation_id, "content": text})
+        await self.say(
+            ASSISTANT, {"id": nanoid("msg"), "conversationId": self.conversation_id, "content": text}
+        )
 
     def ms(self, value: int) -> int:
         return max(200, int(value / self.speed))
@@ -85,22 +98,43 @@ class Conversation:
             future.set_result(envelope)
         elif call_id in self.tools:
             asyncio.get_running_loop().create_task(
-                self.assistant(f"got another result for {self.tools[call_id]} ({call_id}) from {sender or '?'}: "
-                               "ignored, the first one counts"))
+                self.assistant(
+                    f"got another result for {self.tools[call_id]} ({call_id}) from {sender or '?'}: "
+                    "ignored, the first one counts"
+                )
+            )
 
     # -- tool requests -------------------------------------------------------------------
-    async def request(self, tool: str, execution: str, params: dict[str, Any], timeout_ms: int,
-                      message_id: str) -> str:
+    async def request(
+        self, tool: str, execution: str, params: dict[str, Any], timeout_ms: int, message_id: str
+    ) -> str:
         call_id = nanoid("toolreq")
         self.tools[call_id] = tool
         if execution != "server":
             self.waiting[call_id] = asyncio.get_running_loop().create_future()
-        await self.say(TOOL_REQUEST, {"id": call_id, "messageId": message_id, "toolName": tool,
-                                      "execution": execution, "parameters": params, "timeoutMs": timeout_ms})
+        await self.say(
+            TOOL_REQUEST,
+            {
+                "id": call_id,
+                "messageId": message_id,
+                "toolName": tool,
+                "execution": execution,
+                "parameters": params,
+                "timeoutMs": timeout_ms,
+            },
+        )
         return call_id
 
-    async def server_tool(self, tool: str, params: dict[str, Any], message_id: str, *, after: float,
-                          result: dict[str, Any] | None = None, error: tuple[str, str] | None = None) -> None:
+    async def server_tool(
+        self,
+        tool: str,
+        params: dict[str, Any],
+        message_id: str,
+        *,
+        after: float,
+        result: dict[str, Any] | None = None,
+        error: tuple[str, str] | None = None,
+    ) -> None:
         call_id = await self.request(tool, "server", params, self.ms(10_000), message_id)
         await self.pause(after)
         body: dict[str, Any] = {"id": call_id, "success": error is None}
@@ -110,8 +144,15 @@ class Conversation:
             body["errorCode"], body["errorMessage"] = error
         await self.say(TOOL_RESULT, body)
 
-    async def client_tool(self, tool: str, execution: str, params: dict[str, Any], timeout_ms: int,
-                          message_id: str, fallback: dict[str, Any] | None = None) -> dict[str, Any] | None:
+    async def client_tool(
+        self,
+        tool: str,
+        execution: str,
+        params: dict[str, Any],
+        timeout_ms: int,
+        message_id: str,
+        fallback: dict[str, Any] | None = None,
+    ) -> dict[str, Any] | None:
         """Ask a client; wait up to the timeout; say what came back (or run it here for ``either``)."""
         timeout = self.ms(timeout_ms)
         call_id = await self.request(tool, execution, params, timeout, message_id)
@@ -126,30 +167,59 @@ class Conversation:
             return None
         body = envelope["body"]
         outcome = "success" if body.get("success") is True else f"error {body.get('errorCode')}"
-        await self.assistant(f"got your result for {tool} ({call_id}): {outcome}, stanzaId "
-                             f"{envelope.get('stanzaId')}")
+        await self.assistant(
+            f"got your result for {tool} ({call_id}): {outcome}, stanzaId {envelope.get('stanzaId')}"
+        )
         return envelope
 
     # -- the script ----------------------------------------------------------------------
     async def play_round(self, number: int = 1) -> None:
         """One round: user question, reasoning, tools in all three modes, an error, a timeout, an answer."""
         user_id = nanoid("msg")
-        await self.say(USER, {"id": user_id, "conversationId": self.conversation_id,
-                              "content": f"(round {number}) What's the weather in Lyon, and what's in my notes?"},
-                       role="user")
+        await self.say(
+            USER,
+            {
+                "id": user_id,
+                "conversationId": self.conversation_id,
+                "content": f"(round {number}) What's the weather in Lyon, and what's in my notes?",
+            },
+            role="user",
+        )
         await self.pause(0.5)
         message_id = nanoid("msg")
-        await self.say(REASONING, {"id": nanoid("rs"), "messageId": message_id, "sequence": 1,
-                                   "content": "Weather is a server tool; the notes live on the client."})
-        await asyncio.gather(
-            self.server_tool("web_search", {"query": "weather Lyon today", "limit": 3}, message_id, after=0.8,
-                             result={"results": [{"title": "Lyon: 18°C, light rain", "url": "https://example.org"}],
-                                     "totalResults": 1}),
-            self.client_tool("read_local_file", "client", {"filePath": "~/notes/todo.md"}, 30_000, message_id),
-            self.client_tool("calculator", "either", {"expression": "21 * 2"}, 8_000, message_id,
-                             fallback={"answer": 42}),
+        await self.say(
+            REASONING,
+            {
+                "id": nanoid("rs"),
+                "messageId": message_id,
+                "sequence": 1,
+                "content": "Weather is a server tool; the notes live on the client.",
+            },
         )
-        await self.server_tool("database_query", {"sql": "select count(*) from orders"}, message_id, after=0.5,
-                               error=("execution_error", 'relation "orders" does not exist'))
+        await asyncio.gather(
+            self.server_tool(
+                "web_search",
+                {"query": "weather Lyon today", "limit": 3},
+                message_id,
+                after=0.8,
+                result={
+                    "results": [{"title": "Lyon: 18°C, light rain", "url": "https://example.org"}],
+                    "totalResults": 1,
+                },
+            ),
+            self.client_tool(
+                "read_local_file", "client", {"filePath": "~/notes/todo.md"}, 30_000, message_id
+            ),
+            self.client_tool(
+                "calculator", "either", {"expression": "21 * 2"}, 8_000, message_id, fallback={"answer": 42}
+            ),
+        )
+        await self.server_tool(
+            "database_query",
+            {"sql": "select count(*) from orders"},
+            message_id,
+            after=0.5,
+            error=("execution_error", 'relation "orders" does not exist'),
+        )
         await self.client_tool("get_location", "client", {"precision": "city"}, 6_000, message_id)
         await self.assistant("It is 18°C with light rain in Lyon. Your notes are above.")

@@ -20,8 +20,10 @@ def check_url(url: str) -> tuple[str, int]:
     """``(host, port)`` of a LiveKit URL, or :class:`SetupError` saying what is wrong with it."""
     parts = urlsplit(url)
     if parts.scheme not in SCHEMES:
-        raise SetupError(f"the LiveKit URL {url!r} must start with ws://, wss://, http:// or https:// "
-                         "(for example ws://localhost:7880)")
+        raise SetupError(
+            f"the LiveKit URL {url!r} must start with ws://, wss://, http:// or https:// "
+            "(for example ws://localhost:7880)"
+        )
     if not parts.hostname:
         raise SetupError(f"the LiveKit URL {url!r} has no host name")
     try:
@@ -46,8 +48,10 @@ async def preflight(url: str, timeout: float = 5.0) -> str | None:
     except socket.gaierror:
         return f"cannot resolve the host name {host!r} in the URL: check the URL (and DNS)"
     except ConnectionRefusedError:
-        return (f"nothing is listening at {where} (connection refused): is the LiveKit server running, "
-                "and is the URL's port right?")
+        return (
+            f"nothing is listening at {where} (connection refused): is the LiveKit server running, "
+            "and is the URL's port right?"
+        )
     except OSError as exc:
         if exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
             return f"no route to {where} ({exc.strerror}): check the network, VPN or the URL"
@@ -64,8 +68,11 @@ def explain(url: str, exc: BaseException, *, minted: bool = False) -> str:
     lower = message.lower()
     if "401" in message or "unauthorized" in lower or "403" in message:
         reason = message.split(" - ", 1)[1] if " - " in message else message
-        hint = ("check that LIVEKIT_API_KEY / LIVEKIT_API_SECRET (or --api-key / --api-secret) are the "
-                "server's" if minted else "check the token given with --token (expired? for another server?)")
+        hint = (
+            "check that LIVEKIT_API_KEY / LIVEKIT_API_SECRET (or --api-key / --api-secret) are the server's"
+            if minted
+            else "check the token given with --token (expired? for another server?)"
+        )
         return f"the server refused the access token ({reason.strip()}): {hint}"
     if "unsupported scheme" in lower or "parse the url" in lower:
         return f"the URL {url!r} is not a LiveKit URL: use ws://host:port or wss://host"
@@ -78,8 +85,10 @@ def explain(url: str, exc: BaseException, *, minted: bool = False) -> str:
     if "timed out" in lower or "timeout" in lower or "pc_connection" in lower:
         if netcheck.only_loopback():
             return f"the connection to {url} timed out: {netcheck.ONLY_LO_EXPLANATION}"
-        return (f"the connection to {url} timed out: the server answered but the WebRTC data connection did "
-                "not come up (is UDP blocked by a firewall?)")
+        return (
+            f"the connection to {url} timed out: the server answered but the WebRTC data connection did "
+            "not come up (is UDP blocked by a firewall?)"
+        )
     if "404" in message:
         return f"{url} answered 404: it does not look like a LiveKit server (check the URL and its path)"
     return f"could not join the room at {url}: {message}"

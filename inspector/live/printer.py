@@ -15,22 +15,37 @@ def item_json(item: Item, now: float) -> dict[str, Any] | None:
     if isinstance(item, Call):
         return {"event": "call", **call_json(item, now)}
     if isinstance(item, Message):
-        return {"event": "message", "kind": item.kind, "text": item.text, "sender": item.sender,
-                "group": item.group, "ts": item.ts}
+        return {
+            "event": "message",
+            "kind": item.kind,
+            "text": item.text,
+            "sender": item.sender,
+            "group": item.group,
+            "ts": item.ts,
+        }
     if isinstance(item, Malformed):
         return {"event": "malformed", "where": item.where, "reason": item.reason}
     if isinstance(item, OrphanResult):
         result = item.result
-        return {"event": "orphan", "id": result.call_id, "group": result.group, "outcome": result.outcome.value,
-                "error_code": result.error_code, "error_message": result.error_message,
-                "answered_by": result.answered_by, "ts": result.ts}
+        return {
+            "event": "orphan",
+            "id": result.call_id,
+            "group": result.group,
+            "outcome": result.outcome.value,
+            "error_code": result.error_code,
+            "error_message": result.error_message,
+            "answered_by": result.answered_by,
+            "ts": result.ts,
+        }
     return None
 
 
 class Printer:
     """Subscribe to a store and print every change: text lines (colour on a terminal) or JSON lines."""
 
-    def __init__(self, store: CallStore, out: IO[str], *, as_json: bool = False, color: bool | None = None) -> None:
+    def __init__(
+        self, store: CallStore, out: IO[str], *, as_json: bool = False, color: bool | None = None
+    ) -> None:
         self.store = store
         self.out = out
         self.as_json = as_json
@@ -42,9 +57,13 @@ class Printer:
             from rich.console import Console
 
             is_tty = out.isatty() if hasattr(out, "isatty") else False
-            self._console = Console(file=out, highlight=False, soft_wrap=True,
-                                    force_terminal=color if color is not None else is_tty,
-                                    no_color=not (color if color is not None else is_tty))
+            self._console = Console(
+                file=out,
+                highlight=False,
+                soft_wrap=True,
+                force_terminal=color if color is not None else is_tty,
+                no_color=not (color if color is not None else is_tty),
+            )
 
     def attach(self, loop: Any = None) -> Printer:
         """Print every store change; with an asyncio ``loop``, also print calls again when they go overdue."""
@@ -54,7 +73,13 @@ class Printer:
 
     def _watch_deadline(self, call: Call, now: float) -> None:
         deadline = call.deadline
-        if self._loop is None or deadline is None or call.answered or id(call) in self._timed or deadline <= now:
+        if (
+            self._loop is None
+            or deadline is None
+            or call.answered
+            or id(call) in self._timed
+            or deadline <= now
+        ):
             return
         self._timed.add(id(call))
 

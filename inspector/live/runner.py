@@ -44,8 +44,10 @@ def run_ui(session: LiveSession, err: IO[str]) -> int:
         from inspector.ui.app import run_live
         from inspector.ui.options import UiOptions
     except ImportError:
-        err.write("inspector live: the UI is not available in this build (no inspector.ui.app.run_live); "
-                  "use --no-ui to print calls instead\n")
+        err.write(
+            "inspector live: the UI is not available in this build (no inspector.ui.app.run_live); "
+            "use --no-ui to print calls instead\n"
+        )
         return EXIT_SETUP
     result = run_live(session.source, session.store, UiOptions())
     path = session.options.recording_path
@@ -54,16 +56,20 @@ def run_ui(session: LiveSession, err: IO[str]) -> int:
     return int(result or 0)
 
 
-async def run_headless(session: LiveSession, out: IO[str], err: IO[str], *,
-                       until: Awaitable[object] | None = None) -> int:
+async def run_headless(
+    session: LiveSession, out: IO[str], err: IO[str], *, until: Awaitable[object] | None = None
+) -> int:
     """Join, print each change, until Ctrl+C, SIGTERM, the room is lost, or ``until`` completes."""
     options = session.options
     printer = Printer(session.store, out, as_json=options.json).attach(asyncio.get_running_loop())
     if options.recording_path:
         printer.note("recording", f"recording to {options.recording_path}", path=options.recording_path)
     if session.engine is not None and options.rules is not None:
-        printer.note("auto-responder", f"auto-answering with {len(options.rules)} rule(s) from "
-                     f"{options.answer_rules}", rules=len(options.rules))
+        printer.note(
+            "auto-responder",
+            f"auto-answering with {len(options.rules)} rule(s) from {options.answer_rules}",
+            rules=len(options.rules),
+        )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     # supervised, SIGTERM is left alone: it is how the SDK's core ends the process when it panics, and the

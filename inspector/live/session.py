@@ -61,8 +61,14 @@ class LiveOptions:
 class LiveSession:
     """Everything a live run holds; build it with :meth:`prepare` (raises SetupError / RulesError)."""
 
-    def __init__(self, options: LiveOptions, credentials: creds.Credentials, *, clock: Clock | None = None,
-                 ruleset: rules_mod.RuleSet | None = None) -> None:
+    def __init__(
+        self,
+        options: LiveOptions,
+        credentials: creds.Credentials,
+        *,
+        clock: Clock | None = None,
+        ruleset: rules_mod.RuleSet | None = None,
+    ) -> None:
         from inspector.sources.livekit_room import LiveKitSource
 
         self.options = options
@@ -73,11 +79,17 @@ class LiveSession:
         options.recording_path = path
         options.rules = ruleset
         options.title = f"live · {credentials.room or '?'} · {credentials.url}"
-        self.source = LiveKitSource(credentials.url, credentials.token, self.store, self.writer,
-                                    room=credentials.room, identity=credentials.identity,
-                                    answering=credentials.can_publish_data and options.answering,
-                                    explain=lambda url, exc: explain(url, exc, minted=credentials.minted),
-                                    preflight=preflight)
+        self.source = LiveKitSource(
+            credentials.url,
+            credentials.token,
+            self.store,
+            self.writer,
+            room=credentials.room,
+            identity=credentials.identity,
+            answering=credentials.can_publish_data and options.answering,
+            explain=lambda url, exc: explain(url, exc, minted=credentials.minted),
+            preflight=preflight,
+        )
         self.engine: AutoResponder | None = None
         self.decisions: list[Decision] = []
         if ruleset is not None and len(ruleset):
@@ -85,20 +97,31 @@ class LiveSession:
             self.source.watch_events(self._offer)
 
     @classmethod
-    def prepare(cls, options: LiveOptions, env: Mapping[str, str] | None = None,
-                clock: Clock | None = None) -> LiveSession:
+    def prepare(
+        cls, options: LiveOptions, env: Mapping[str, str] | None = None, clock: Clock | None = None
+    ) -> LiveSession:
         """Check rules and credentials (minting a token if needed) before anything connects."""
         ruleset = None
         if options.answer_rules:
             if options.answer is False:
                 raise creds.SetupError("--answer-rules needs answering: drop --no-answer")
             ruleset = rules_mod.load(options.answer_rules)
-        credentials = creds.resolve(url=options.url, room=options.room, identity=options.identity,
-                                    token=options.token, api_key=options.api_key, api_secret=options.api_secret,
-                                    visible=options.visible, answering=options.answering, env=env)
+        credentials = creds.resolve(
+            url=options.url,
+            room=options.room,
+            identity=options.identity,
+            token=options.token,
+            api_key=options.api_key,
+            api_secret=options.api_secret,
+            visible=options.visible,
+            answering=options.answering,
+            env=env,
+        )
         if ruleset is not None and not credentials.can_publish_data:
-            raise creds.SetupError("the token does not allow publishing data (canPublishData is false), so "
-                                   "--answer-rules could never answer: use a token that allows it")
+            raise creds.SetupError(
+                "the token does not allow publishing data (canPublishData is false), so "
+                "--answer-rules could never answer: use a token that allows it"
+            )
         return cls(options, credentials, clock=clock, ruleset=ruleset)
 
     def redact(self, text: str) -> str:
@@ -124,8 +147,10 @@ class LiveSession:
         try:
             await self.source.send_answer(call, draft, confirm_late=True, answered_by="auto")
         except AnswerError as exc:
-            self.source.room_event("auto-responder", f"did not answer {call.tool} {call.call_id} "
-                                   f"(rule at line {rule.line}): {exc}")
+            self.source.room_event(
+                "auto-responder",
+                f"did not answer {call.tool} {call.call_id} (rule at line {rule.line}): {exc}",
+            )
 
     async def stop(self) -> None:
         if self.engine is not None:
@@ -141,5 +166,10 @@ def _header(credentials: creds.Credentials) -> dict[str, Any]:
     from inspector import __version__
     from inspector.sources.livekit_room import safe_url
 
-    return {"room": credentials.room, "url": safe_url(credentials.url), "identity": credentials.identity,
-            "inspector": __version__, "source": "livekit"}
+    return {
+        "room": credentials.room,
+        "url": safe_url(credentials.url),
+        "identity": credentials.identity,
+        "inspector": __version__,
+        "source": "livekit",
+    }

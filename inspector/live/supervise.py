@@ -74,9 +74,15 @@ def supervise(command: list[str], env: dict[str, str] | None = None, *, err: Tex
 
 def crash_message(code: int, status: dict[str, Any]) -> str:
     """What to tell a person whose live session just died in the SDK."""
-    how = f"signal {signal.Signals(-code).name}" if code < 0 and -code in signal.valid_signals() else f"exit {code}"
-    text = (f"inspector: the LiveKit core stopped ({how}). This is a crash inside the LiveKit SDK's native "
-            "library, not something the room or your agent sent.")
+    how = (
+        f"signal {signal.Signals(-code).name}"
+        if code < 0 and -code in signal.valid_signals()
+        else f"exit {code}"
+    )
+    text = (
+        f"inspector: the LiveKit core stopped ({how}). This is a crash inside the LiveKit SDK's native "
+        "library, not something the room or your agent sent."
+    )
     recording = status.get("recording")
     if isinstance(recording, str) and recording:
         text += f" The recording so far is at {recording} (open it with: inspector open {recording})."

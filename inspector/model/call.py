@@ -73,12 +73,7 @@ class Call:
         """True when the deciding result arrived after the request's deadline."""
         first = self.result
         deadline = self.deadline
-        return (
-            first is not None
-            and deadline is not None
-            and first.ts is not None
-            and first.ts > deadline
-        )
+        return first is not None and deadline is not None and first.ts is not None and first.ts > deadline
 
     @property
     def answered(self) -> bool:

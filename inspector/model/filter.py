@@ -58,14 +58,35 @@ FIELDS = {
 }
 
 _STATE_ALIASES = {
-    "ok": "succeeded", "success": "succeeded", "succeeded": "succeeded",
-    "error": "failed", "err": "failed", "fail": "failed", "failed": "failed",
-    "timeout": "timed_out", "timed_out": "timed_out", "timed-out": "timed_out", "timedout": "timed_out",
-    "canceled": "canceled", "cancelled": "canceled", "cancel": "canceled",
-    "denied": "denied", "pending": "pending", "overdue": "overdue",
-    "dup": "duplicate", "duplicate": "duplicate", "duplicates": "duplicate",
-    "orphan": "orphan", "late": "late", "violation": "violation", "answered": "answered",
-    "diff": "diff", "call": "call", "message": "message", "msg": "message", "malformed": "malformed",
+    "ok": "succeeded",
+    "success": "succeeded",
+    "succeeded": "succeeded",
+    "error": "failed",
+    "err": "failed",
+    "fail": "failed",
+    "failed": "failed",
+    "timeout": "timed_out",
+    "timed_out": "timed_out",
+    "timed-out": "timed_out",
+    "timedout": "timed_out",
+    "canceled": "canceled",
+    "cancelled": "canceled",
+    "cancel": "canceled",
+    "denied": "denied",
+    "pending": "pending",
+    "overdue": "overdue",
+    "dup": "duplicate",
+    "duplicate": "duplicate",
+    "duplicates": "duplicate",
+    "orphan": "orphan",
+    "late": "late",
+    "violation": "violation",
+    "answered": "answered",
+    "diff": "diff",
+    "call": "call",
+    "message": "message",
+    "msg": "message",
+    "malformed": "malformed",
 }
 
 STATE_WORDS = tuple(sorted(_STATE_ALIASES))
@@ -384,7 +405,9 @@ def _tokens(text: str) -> Iterable[_Token]:
                 known = ", ".join(sorted({k for k in FIELDS if FIELDS[k] == k}))
                 raise FilterError(
                     f"unknown field '{key_text}:' (fields: {known}); quote text that contains a colon",
-                    pos, colon + 1)
+                    pos,
+                    colon + 1,
+                )
             yield _Token(None, "", text[pos:word_end], False, negated, start, pos, word_end)
             pos = word_end
             continue
@@ -419,7 +442,9 @@ def _compile(token: _Token) -> Term:
                 raise FilterError(
                     f"unknown state '{value}' (try pending, overdue, succeeded, failed, timed_out, "
                     "canceled, denied, orphan, late, dup, violation, answered)",
-                    token.value_start, token.end)
+                    token.value_start,
+                    token.end,
+                )
             words.append(word)
         values = tuple(words)
         tests = [_state_test(word) for word in values]
@@ -429,8 +454,9 @@ def _compile(token: _Token) -> Term:
             try:
                 executor = Executor(value.lower())
             except ValueError:
-                raise FilterError(f"exec: takes server, client or either, not '{value}'",
-                                  token.value_start, token.end) from None
+                raise FilterError(
+                    f"exec: takes server, client or either, not '{value}'", token.value_start, token.end
+                ) from None
             tests.append(_exec_test(executor))
     else:
         make = {"tool": _tool_test, "id": _id_test, "group": _group_test, "text": _text_test}[field]

@@ -68,8 +68,14 @@ class ReplayClock:
     Implements the model's Clock protocol (``now()``), so a CallStore can run on it.
     """
 
-    def __init__(self, start: float, wall: WallClock = time.monotonic, *, speed: float | str = 1.0,
-                 limit: float | None = None) -> None:
+    def __init__(
+        self,
+        start: float,
+        wall: WallClock = time.monotonic,
+        *,
+        speed: float | str = 1.0,
+        limit: float | None = None,
+    ) -> None:
         self._wall = wall
         self._anchor = start
         self._wall_anchor = wall()
@@ -201,8 +207,14 @@ class Replayer:
     returns a ReplayUpdate with ``reset=True``: rebuild the store from ``update.events``.
     """
 
-    def __init__(self, events: Sequence[Event], wall: WallClock = time.monotonic, *,
-                 speed: float | str = 1.0, untimed_step: float = 0.5) -> None:
+    def __init__(
+        self,
+        events: Sequence[Event],
+        wall: WallClock = time.monotonic,
+        *,
+        speed: float | str = 1.0,
+        untimed_step: float = 0.5,
+    ) -> None:
         self.events: tuple[Event, ...] = tuple(events)
         self.times = timeline(self.events, untimed_step)
         self._starts = _message_starts(self.events) + [len(self.events)]
@@ -278,7 +290,7 @@ class Replayer:
         now_wall = self._wall() if now_wall is None else now_wall
         replay_now = self.clock.now_at(now_wall)
         stop = bisect.bisect_right(self.times, replay_now, lo=self.index)
-        batch = list(self.events[self.index:stop])
+        batch = list(self.events[self.index : stop])
         self.index = max(self.index, stop)
         if self.finished:
             self.clock.jump(self.end, now_wall)

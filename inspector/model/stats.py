@@ -80,13 +80,18 @@ def problems(store: CallStore, now: float | None = None) -> list[tuple[str, str]
     for call in store.all_calls():
         where = call.request.raw.where if call.request.raw else "?"
         if call.request.violation:
-            found.append((where, f"protocol violation in {call.tool} {call.call_id!r}: {call.request.violation}"))
+            found.append(
+                (where, f"protocol violation in {call.tool} {call.call_id!r}: {call.request.violation}")
+            )
         if not call.results and call.request.executor in (Executor.CLIENT, Executor.EITHER):
             state = call.state(now).value
-            found.append((where, f"{call.request.executor.value} request {call.tool} {call.call_id!r} "
-                                 f"never got a result ({state})"))
+            found.append(
+                (
+                    where,
+                    f"{call.request.executor.value} request {call.tool} {call.call_id!r} "
+                    f"never got a result ({state})",
+                )
+            )
     for bad in store.malformed:
         found.append((bad.where, f"malformed record: {bad.reason}"))
     return found
-
-

@@ -48,7 +48,5 @@ def detect(path: str) -> ModuleType:
         if score > 0 and (best is None or score > best[0]):
             best = (score, module)
     if best is None:
-        raise UnknownFormat(
-            f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})"
-        )
+        raise UnknownFormat(f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})")
     return best[1]

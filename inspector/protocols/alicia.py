@@ -79,8 +79,9 @@ def decode_packet(
         obj = unpack(bytes(data))
     except Exception as exc:  # noqa: BLE001 - any decoder failure is the packet's fault
         return [Malformed(where=where, reason=f"not MessagePack: {_reason(exc)}", source=source, raw=raw)]
-    return decode_object(obj, where=where, source=source, raw=raw, ts=ts, sender=sender, topic=topic,
-                         reliable=reliable)
+    return decode_object(
+        obj, where=where, source=source, raw=raw, ts=ts, sender=sender, topic=topic, reliable=reliable
+    )
 
 
 def decode_object(
@@ -102,7 +103,9 @@ def decode_object(
             for index, item in enumerate(obj):
                 events.extend(_decode_one(item, f"{where}[{index}]", source, raw, context))
             if not obj:
-                events.append(Malformed(where=where, reason="empty array of envelopes", source=source, raw=raw))
+                events.append(
+                    Malformed(where=where, reason="empty array of envelopes", source=source, raw=raw)
+                )
             return events
         return _decode_one(obj, where, source, raw, context)
     except RecursionError:
@@ -119,10 +122,16 @@ def _reason(exc: BaseException) -> str:
 def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict) -> list[Event]:
     if not isinstance(obj, dict):
         kind = type(obj).__name__
-        return [Malformed(where=where, reason=f"not an Alicia envelope (a {kind}, not a map)", source=source, raw=raw)]
+        return [
+            Malformed(
+                where=where, reason=f"not an Alicia envelope (a {kind}, not a map)", source=source, raw=raw
+            )
+        ]
     msg_type = obj.get("type")
     if isinstance(msg_type, bool) or not isinstance(msg_type, int):
-        return [Malformed(where=where, reason="not an Alicia envelope: no integer 'type'", source=source, raw=raw)]
+        return [
+            Malformed(where=where, reason="not an Alicia envelope: no integer 'type'", source=source, raw=raw)
+        ]
     if "body" in obj:
         body = obj["body"]
         flat = False
@@ -140,8 +149,15 @@ def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict
     group = conv if isinstance(conv, str) else ""
     ts = ctx["ts"] if ctx["ts"] is not None else _meta_time(meta, body)
     sender = ctx["sender"] or _role(stanza)
-    extra = {"stanzaId": stanza, "type": msg_type, "conversationId": group, "topic": ctx["topic"],
-             "reliable": ctx["reliable"], "meta": meta, "flat": flat}
+    extra = {
+        "stanzaId": stanza,
+        "type": msg_type,
+        "conversationId": group,
+        "topic": ctx["topic"],
+        "reliable": ctx["reliable"],
+        "meta": meta,
+        "flat": flat,
+    }
     if msg_type == TOOL_USE_REQUEST:
         return [_request(body, group, ts, sender, raw, extra, where, source)]
     if msg_type == TOOL_USE_RESULT:
@@ -210,7 +226,9 @@ def _request(body: Any, group: str, ts, sender, raw, extra, where, source) -> Ev
     elif isinstance(timeout, int) and not isinstance(timeout, bool) and timeout > 0:
         timeout_ms = timeout
     else:
-        problems.append(f"timeoutMs must be a positive integer (got {one_line(repr(timeout), 30)}); using 30000")
+        problems.append(
+            f"timeoutMs must be a positive integer (got {one_line(repr(timeout), 30)}); using 30000"
+        )
         timeout_ms = DEFAULT_TIMEOUT_MS
     return Request(
         call_id=call_id,
@@ -244,7 +262,9 @@ def _result(body: Any, group: str, ts, sender, raw, extra, where, source) -> Eve
         return Malformed(where=where, reason="ToolUseResult body is not a map", source=source, raw=raw)
     call_id = _str(body.get("id")) or _str(body.get("requestId")) or _str(body.get("toolUseId"))
     if not call_id:
-        return Malformed(where=where, reason="ToolUseResult without a text 'id' or 'requestId'", source=source, raw=raw)
+        return Malformed(
+            where=where, reason="ToolUseResult without a text 'id' or 'requestId'", source=source, raw=raw
+        )
     code = _str(body.get("errorCode"))
     message = _str(body.get("errorMessage"))
     error = body.get("error")
@@ -308,7 +328,9 @@ def sniff(path: str, head: bytes) -> int:
     first = next((line for line in head.splitlines() if line.strip()), b"")
     stripped = first.strip()
     if stripped.startswith(b"{"):
-        if b'"stanzaId"' in stripped or (b'"type"' in stripped and b'"body"' in stripped and b'"conversationId"' in stripped):
+        if b'"stanzaId"' in stripped or (
+            b'"type"' in stripped and b'"body"' in stripped and b'"conversationId"' in stripped
+        ):
             return 60
         return 0
     match = _HEX_LINE.match(stripped)
@@ -364,7 +386,11 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         return decode_object(obj, where=where, source=raw.source, raw=raw)
     match = _HEX_LINE.match(stripped)
     if not match:
-        return [Malformed(where=where, reason="neither a JSON envelope nor hex MessagePack", source=raw.source, raw=raw)]
+        return [
+            Malformed(
+                where=where, reason="neither a JSON envelope nor hex MessagePack", source=raw.source, raw=raw
+            )
+        ]
     label = match.group(1).decode("utf-8", "replace") if match.group(1) else ""
     try:
         data = binascii.unhexlify(match.group(2))
@@ -387,13 +413,17 @@ def _read_binary(path: str) -> Iterator[Event]:
             obj = unpacker.unpack()
         except msgpack.OutOfData:
             if position < len(data):
-                yield Malformed(where=f"packet {number}", reason="truncated MessagePack at end of file", source=path)
+                yield Malformed(
+                    where=f"packet {number}", reason="truncated MessagePack at end of file", source=path
+                )
             return
         except Exception as exc:  # noqa: BLE001
             yield Malformed(where=f"packet {number}", reason=f"not MessagePack: {_reason(exc)}", source=path)
             return
         end = unpacker.tell()
-        raw = RawRef(source=path, where=f"packet {number}", offset=position, length=end - position, protocol=NAME)
+        raw = RawRef(
+            source=path, where=f"packet {number}", offset=position, length=end - position, protocol=NAME
+        )
         position = end
         yield from decode_object(obj, where=raw.where, source=path, raw=raw)
 

@@ -103,9 +103,7 @@ def encode_envelope(
     *, type_: int, body: Any, conversation_id: str, stanza_id: int, meta: dict[str, Any] | None = None
 ) -> bytes:
     """MessagePack bytes of one envelope."""
-    env = envelope(
-        type_=type_, body=body, conversation_id=conversation_id, stanza_id=stanza_id, meta=meta
-    )
+    env = envelope(type_=type_, body=body, conversation_id=conversation_id, stanza_id=stanza_id, meta=meta)
     return msgpack.packb(env, use_bin_type=True)
 
 

@@ -162,8 +162,9 @@ def _read_file(path: str, session: Session, source: Source) -> Iterator[Event]:
             lines.close()
 
 
-def _span_events(lines: _Lines, start: int, end: int, offset: int, number: int, path: str,
-                 session: Session, source: Source) -> list[Event] | None:
+def _span_events(
+    lines: _Lines, start: int, end: int, offset: int, number: int, path: str, session: Session, source: Source
+) -> list[Event] | None:
     buf = lines.buf
     if number == 1 and buf.startswith(_BOM, start, end):
         start += len(_BOM)
@@ -186,7 +187,9 @@ def _span_events(lines: _Lines, start: int, end: int, offset: int, number: int, 
 
 def _read_agent(file: AgentFile, session: Session) -> Iterator[Event]:
     """A subagent file's events; one not linked to a call is shown only when it made calls."""
-    source = Source(file.path, parent=file.parent, agent=session.intern(file.agent_id), nested=True, copy=True)
+    source = Source(
+        file.path, parent=file.parent, agent=session.intern(file.agent_id), nested=True, copy=True
+    )
     try:
         if file.linked:
             yield from _read_file(file.path, session, source)

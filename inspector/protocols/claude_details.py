@@ -78,7 +78,9 @@ def summarize(tool: str, params: Any) -> str:
 def _todo_summary(todos: Any) -> str:
     if not isinstance(todos, list):
         return ""
-    active = next((t.get("content") for t in todos if isinstance(t, dict) and t.get("status") == "in_progress"), None)
+    active = next(
+        (t.get("content") for t in todos if isinstance(t, dict) and t.get("status") == "in_progress"), None
+    )
     text = f"{len(todos)} todos" + (f", doing: {active}" if isinstance(active, str) else "")
     return one_line(text, SUMMARY_LIMIT)
 
@@ -188,7 +190,9 @@ def details(tool: str, value: Any, request_hint: str = "") -> tuple[Any, bool]:
     if "url" in value and ("code" in value or "result" in value):
         return _fetch(value), False
     if "query" in value and "results" in value:
-        return SearchDetail(_str(value.get("query")), _list(value.get("results")), _num(value.get("durationSeconds"))), False
+        return SearchDetail(
+            _str(value.get("query")), _list(value.get("results")), _num(value.get("durationSeconds"))
+        ), False
     if tool in TASK_TOOLS or "totalToolUseCount" in value or ("agentId" in value and "status" in value):
         return _task(value, request_hint), False
     if isinstance(value.get("task"), dict):
@@ -206,7 +210,11 @@ def _is_patch(tool: str, value: dict) -> bool:
         return True
     if "filePath" not in value:
         return False
-    return tool in ("Edit", "MultiEdit", "Write") or "oldString" in value or value.get("type") in ("create", "update")
+    return (
+        tool in ("Edit", "MultiEdit", "Write")
+        or "oldString" in value
+        or value.get("type") in ("create", "update")
+    )
 
 
 def _patch(value: dict) -> tuple[PatchDetail, bool]:
@@ -254,8 +262,13 @@ def _todos(items: Any) -> list[TodoItem]:
     for item in _list(items):
         if isinstance(item, dict):
             status = item.get("status")
-            todos.append(TodoItem(_str(item.get("content")), status if isinstance(status, str) else "pending",
-                                  _str(item.get("activeForm"))))
+            todos.append(
+                TodoItem(
+                    _str(item.get("content")),
+                    status if isinstance(status, str) else "pending",
+                    _str(item.get("activeForm")),
+                )
+            )
     return todos
 
 

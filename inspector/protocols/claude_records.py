@@ -34,8 +34,17 @@ class Source:
 class Session:
     """What one read of a session knows so far: open calls, answered ids, sidechain links."""
 
-    __slots__ = ("planner", "skip_agents", "tools", "emitted", "done", "side", "seen_copies", "strings",
-                 "group")
+    __slots__ = (
+        "planner",
+        "skip_agents",
+        "tools",
+        "emitted",
+        "done",
+        "side",
+        "seen_copies",
+        "strings",
+        "group",
+    )
 
     def __init__(self, planner: Planner | None) -> None:
         self.planner = planner
@@ -123,8 +132,9 @@ def _conversation(record: dict, kind: str, raw: RawRef, session: Session, source
     return events
 
 
-def _placement(record: dict, kind: str, content: Any, session: Session,
-               source: Source) -> tuple[str | None, str]:
+def _placement(
+    record: dict, kind: str, content: Any, session: Session, source: Source
+) -> tuple[str | None, str]:
     """``(parent call id, sender)`` of a user/assistant record."""
     if source.nested:
         return source.parent, source.agent or "subagent"
@@ -146,8 +156,16 @@ def _placement(record: dict, kind: str, content: Any, session: Session,
     return parent, session.intern(agent) if isinstance(agent, str) and agent else "subagent"
 
 
-def _text(kind: str, texts: list[str], record: dict, group: str, ts: float | None, sender: str,
-          raw: RawRef, parent: str | None) -> Message | Skipped:
+def _text(
+    kind: str,
+    texts: list[str],
+    record: dict,
+    group: str,
+    ts: float | None,
+    sender: str,
+    raw: RawRef,
+    parent: str | None,
+) -> Message | Skipped:
     text = "\n".join(texts)
     if kind == "user":
         if record.get("isMeta") is True:
@@ -157,8 +175,17 @@ def _text(kind: str, texts: list[str], record: dict, group: str, ts: float | Non
     return Message(kind, text[:TEXT_LIMIT], group, ts, sender, raw, parent)
 
 
-def _request(block: dict, group: str, ts: float | None, sender: str, raw: RawRef, parent: str | None,
-             message_id: str | None, session: Session, source: Source) -> Event:
+def _request(
+    block: dict,
+    group: str,
+    ts: float | None,
+    sender: str,
+    raw: RawRef,
+    parent: str | None,
+    message_id: str | None,
+    session: Session,
+    source: Source,
+) -> Event:
     call_id = block.get("id")
     tool = block.get("name")
     if not isinstance(call_id, str) or not call_id:
@@ -173,12 +200,30 @@ def _request(block: dict, group: str, ts: float | None, sender: str, raw: RawRef
     session.tools[call_id] = (tool, hint(params))
     if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
         session.planner.add_task(call_id, params.get("prompt"), params.get("description"))
-    return Request(call_id, tool, group, params, ts=ts, sender=sender, raw=raw, parent_id=parent,
-                   summary=summarize(tool, params), message_id=message_id)
+    return Request(
+        call_id,
+        tool,
+        group,
+        params,
+        ts=ts,
+        sender=sender,
+        raw=raw,
+        parent_id=parent,
+        summary=summarize(tool, params),
+        message_id=message_id,
+    )
 
 
-def _result(block: dict, structured: Any, group: str, ts: float | None, sender: str, raw: RawRef,
-            session: Session, source: Source) -> Event:
+def _result(
+    block: dict,
+    structured: Any,
+    group: str,
+    ts: float | None,
+    sender: str,
+    raw: RawRef,
+    session: Session,
+    source: Source,
+) -> Event:
     call_id = block.get("tool_use_id")
     if not isinstance(call_id, str) or not call_id:
         return bad(raw, "tool_result without a string 'tool_use_id'")
@@ -201,7 +246,11 @@ def _progress(record: dict, raw: RawRef, session: Session, source: Source) -> li
         return [Skipped("progress", raw.where)]
     agent = data.get("agentId") if isinstance(data.get("agentId"), str) else ""
     inner = data.get("message")
-    if agent in session.skip_agents or not isinstance(inner, dict) or inner.get("type") not in ("user", "assistant"):
+    if (
+        agent in session.skip_agents
+        or not isinstance(inner, dict)
+        or inner.get("type") not in ("user", "assistant")
+    ):
         return [Skipped("progress", raw.where)]
     uuid = inner.get("uuid")
     if isinstance(uuid, str):
@@ -215,8 +264,13 @@ def _progress(record: dict, raw: RawRef, session: Session, source: Source) -> li
     nested = dict(inner)
     nested.setdefault("sessionId", record.get("sessionId"))
     nested.setdefault("timestamp", record.get("timestamp"))
-    copy = Source(source.path, parent=parent, agent=session.intern(agent) if agent else "subagent",
-                   nested=True, copy=True)
+    copy = Source(
+        source.path,
+        parent=parent,
+        agent=session.intern(agent) if agent else "subagent",
+        nested=True,
+        copy=True,
+    )
     return _conversation(nested, nested["type"], raw, session, copy)
 
 
@@ -235,8 +289,11 @@ def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list
     tool_use = record.get("toolUseID")
     parent = tool_use if isinstance(tool_use, str) and tool_use else source.parent
     text = _ANSI.sub("", content[: TEXT_LIMIT * 2])[:TEXT_LIMIT]
-    return [Message("system", text, _group(record, session), _time(record.get("timestamp")), "system", raw,
-                    parent)]
+    return [
+        Message(
+            "system", text, _group(record, session), _time(record.get("timestamp")), "system", raw, parent
+        )
+    ]
 
 
 _UTC = timezone.utc

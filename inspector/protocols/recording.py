@@ -145,8 +145,15 @@ class RecordingWriter:
 
     def event(self, kind: str, text: str = "", *, ts: float | None = None, **extra: Any) -> None:
         """Append a room event (participant joined, connection state...)."""
-        self._line({"t": time.time() if ts is None else ts, "dir": "event", "kind": kind, "text": text,
-                    **_jsonable(extra)})
+        self._line(
+            {
+                "t": time.time() if ts is None else ts,
+                "dir": "event",
+                "kind": kind,
+                "text": text,
+                **_jsonable(extra),
+            }
+        )
 
     def close(self) -> None:
         if not self._fh.closed:
@@ -202,8 +209,12 @@ def read(path: str) -> Iterator[Event]:
             if not line.endswith(b"\n"):
                 events = decode_line(line, raw)
                 if any(isinstance(e, Malformed) for e in events):
-                    yield Malformed(where=raw.where, reason="torn last line: the recording was cut while "
-                                    "this message was being written", source=path, raw=raw)
+                    yield Malformed(
+                        where=raw.where,
+                        reason="torn last line: the recording was cut while this message was being written",
+                        source=path,
+                        raw=raw,
+                    )
                     continue
                 yield from events
                 continue
@@ -237,13 +248,36 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
             data = base64.b64decode(encoded, validate=True)
         except (ValueError, TypeError):
             return [Malformed(where=where, reason="'raw' is not base64", source=raw.source, raw=raw)]
-        events = alicia.decode_packet(data, where=where, ts=ts, sender=participant, topic=topic,
-                                      reliable=reliable, source=raw.source, raw=raw)
+        events = alicia.decode_packet(
+            data,
+            where=where,
+            ts=ts,
+            sender=participant,
+            topic=topic,
+            reliable=reliable,
+            source=raw.source,
+            raw=raw,
+        )
     elif "decoded" in record:
-        events = alicia.decode_object(record["decoded"], where=where, source=raw.source, raw=raw, ts=ts,
-                                      sender=participant, topic=topic, reliable=reliable)
+        events = alicia.decode_object(
+            record["decoded"],
+            where=where,
+            source=raw.source,
+            raw=raw,
+            ts=ts,
+            sender=participant,
+            topic=topic,
+            reliable=reliable,
+        )
     else:
-        return [Malformed(where=where, reason="recorded line has neither 'raw' nor 'decoded'", source=raw.source, raw=raw)]
+        return [
+            Malformed(
+                where=where,
+                reason="recorded line has neither 'raw' nor 'decoded'",
+                source=raw.source,
+                raw=raw,
+            )
+        ]
     answered_by = record.get("answered_by")
     for event in events:
         if isinstance(event, Result):

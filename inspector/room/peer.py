@@ -78,7 +78,7 @@ class PeerSession:
             if not text:
                 return  # end of candidates
             if text.startswith("candidate:"):
-                text = text[len("candidate:"):]
+                text = text[len("candidate:") :]
             candidate = candidate_from_sdp(text)
             candidate.sdpMid = init.get("sdpMid")
             candidate.sdpMLineIndex = init.get("sdpMLineIndex")

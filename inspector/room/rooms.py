@@ -25,13 +25,27 @@ SERVER_VERSION = "1.9.0"  # the SDK parses it as semver and wants >= 1.8.0 for R
 PROTOCOL_VERSION = 16
 PING_INTERVAL = 5  # seconds; 0 would abort the SDK's process
 PING_TIMEOUT = 15
-FORWARDED = frozenset({
-    "user", "sip_dtmf", "transcription", "metrics", "chat_message", "rpc_request", "rpc_ack", "rpc_response",
-    "stream_header", "stream_chunk", "stream_trailer", "encrypted_packet",
-})
+FORWARDED = frozenset(
+    {
+        "user",
+        "sip_dtmf",
+        "transcription",
+        "metrics",
+        "chat_message",
+        "rpc_request",
+        "rpc_ack",
+        "rpc_response",
+        "stream_header",
+        "stream_chunk",
+        "stream_trailer",
+        "encrypted_packet",
+    }
+)
 KINDS = {
-    "standard": models.ParticipantInfo.Kind.STANDARD, "ingress": models.ParticipantInfo.Kind.INGRESS,
-    "egress": models.ParticipantInfo.Kind.EGRESS, "sip": models.ParticipantInfo.Kind.SIP,
+    "standard": models.ParticipantInfo.Kind.STANDARD,
+    "ingress": models.ParticipantInfo.Kind.INGRESS,
+    "egress": models.ParticipantInfo.Kind.EGRESS,
+    "sip": models.ParticipantInfo.Kind.SIP,
     "agent": models.ParticipantInfo.Kind.AGENT,
 }
 ACTIVE = models.ParticipantInfo.State.ACTIVE
@@ -83,24 +97,44 @@ class Participant:
         if not self.gone:
             self.outbox.put_nowait(response)
 
-    def info(self, state: int = ACTIVE, reason: int = models.DisconnectReason.UNKNOWN_REASON) -> models.ParticipantInfo:
+    def info(
+        self, state: int = ACTIVE, reason: int = models.DisconnectReason.UNKNOWN_REASON
+    ) -> models.ParticipantInfo:
         grant = self.grant
         self.version += 1
         return models.ParticipantInfo(
-            sid=self.sid, identity=grant.identity, name=grant.name, state=state, metadata=grant.metadata,
-            joined_at=int(self.joined_at), joined_at_ms=int(self.joined_at * 1000), version=self.version,
+            sid=self.sid,
+            identity=grant.identity,
+            name=grant.name,
+            state=state,
+            metadata=grant.metadata,
+            joined_at=int(self.joined_at),
+            joined_at_ms=int(self.joined_at * 1000),
+            version=self.version,
             kind=KINDS.get(grant.kind.lower(), models.ParticipantInfo.Kind.STANDARD),
-            attributes=grant.attributes, disconnect_reason=reason, client_protocol=self.client_protocol,
+            attributes=grant.attributes,
+            disconnect_reason=reason,
+            client_protocol=self.client_protocol,
             permission=models.ParticipantPermission(
-                can_subscribe=grant.can_subscribe, can_publish=grant.can_publish,
-                can_publish_data=grant.can_publish_data, hidden=grant.hidden,
+                can_subscribe=grant.can_subscribe,
+                can_publish=grant.can_publish,
+                can_publish_data=grant.can_publish_data,
+                hidden=grant.hidden,
                 agent=grant.kind.lower() == "agent",
             ),
         )
 
     def view(self) -> ParticipantView:
-        return ParticipantView(self.identity, self.sid, self.grant.name, self.grant.hidden, self.path,
-                               self.joined_at, self.packets_in, self.packets_out)
+        return ParticipantView(
+            self.identity,
+            self.sid,
+            self.grant.name,
+            self.grant.hidden,
+            self.path,
+            self.joined_at,
+            self.packets_in,
+            self.packets_out,
+        )
 
 
 @dataclass(eq=False)
@@ -113,9 +147,15 @@ class Room:
     members: dict[str, Participant] = field(default_factory=dict)  # by identity
 
     def proto(self) -> models.Room:
-        return models.Room(sid=self.sid, name=self.name, creation_time=int(self.created),
-                           creation_time_ms=int(self.created * 1000), empty_timeout=300, departure_timeout=20,
-                           num_participants=sum(1 for p in self.members.values() if not p.grant.hidden))
+        return models.Room(
+            sid=self.sid,
+            name=self.name,
+            creation_time=int(self.created),
+            creation_time_ms=int(self.created * 1000),
+            empty_timeout=300,
+            departure_timeout=20,
+            num_participants=sum(1 for p in self.members.values() if not p.grant.hidden),
+        )
 
     def visible_others(self, me: Participant) -> list[Participant]:
         return [p for p in self.members.values() if p is not me and not p.grant.hidden]
@@ -141,18 +181,28 @@ class Registry:
         room = participant.room
         room.members[participant.identity] = participant
         join = rtc.JoinResponse(
-            room=room.proto(), participant=participant.info(),
+            room=room.proto(),
+            participant=participant.info(),
             other_participants=[p.info() for p in room.visible_others(participant)],
-            server_version=SERVER_VERSION, subscriber_primary=False,
-            ping_interval=PING_INTERVAL, ping_timeout=PING_TIMEOUT,
-            server_info=models.ServerInfo(edition=models.ServerInfo.Edition.Standard, version=SERVER_VERSION,
-                                          protocol=PROTOCOL_VERSION, region="loopback", node_id="ND_inspector"),
+            server_version=SERVER_VERSION,
+            subscriber_primary=False,
+            ping_interval=PING_INTERVAL,
+            ping_timeout=PING_TIMEOUT,
+            server_info=models.ServerInfo(
+                edition=models.ServerInfo.Edition.Standard,
+                version=SERVER_VERSION,
+                protocol=PROTOCOL_VERSION,
+                region="loopback",
+                node_id="ND_inspector",
+            ),
         )
         participant.post(rtc.SignalResponse(join=join))
         if not participant.grant.hidden:
             self._tell_others(participant, participant.info())
-        self._on_event(f"join  {room.name}: {participant.identity} ({participant.sid}, {participant.path}"
-                       f"{', hidden' if participant.grant.hidden else ''})")
+        self._on_event(
+            f"join  {room.name}: {participant.identity} ({participant.sid}, {participant.path}"
+            f"{', hidden' if participant.grant.hidden else ''})"
+        )
 
     def remove(self, participant: Participant, reason: int, how: str) -> bool:
         """Take ``participant`` out of its room and tell the others; False when it was gone already."""
@@ -167,8 +217,10 @@ class Registry:
         participant.outbox.put_nowait(None)
         if not room.members and self.rooms.get(room.name) is room:
             del self.rooms[room.name]
-        self._on_event(f"leave {room.name}: {participant.identity} ({how}; "
-                       f"{participant.packets_in} packets sent, {participant.packets_out} received)")
+        self._on_event(
+            f"leave {room.name}: {participant.identity} ({how}; "
+            f"{participant.packets_in} packets sent, {participant.packets_out} received)"
+        )
         return True
 
     def room(self, name: str) -> Room:
@@ -193,7 +245,9 @@ class Registry:
         try:
             packet = models.DataPacket.FromString(data)
         except DecodeError:
-            log.info("%s sent a packet that is not a DataPacket (%d bytes); dropped", sender.identity, len(data))
+            log.info(
+                "%s sent a packet that is not a DataPacket (%d bytes); dropped", sender.identity, len(data)
+            )
             return
         kind = packet.WhichOneof("value")
         if kind not in FORWARDED:

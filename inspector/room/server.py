@@ -60,9 +60,16 @@ class RoomServer:
     tokens from ``server.mint_token(identity, room)``.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 7880, api_key: str = DEV_API_KEY,
-                 api_secret: str = DEV_API_SECRET, *, single_pc: bool = True,
-                 on_event: Callable[[str], None] | None = None) -> None:
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 7880,
+        api_key: str = DEV_API_KEY,
+        api_secret: str = DEV_API_SECRET,
+        *,
+        single_pc: bool = True,
+        on_event: Callable[[str], None] | None = None,
+    ) -> None:
         self.host = host
         self.port = port
         self.api_key = api_key
@@ -81,8 +88,15 @@ class RoomServer:
 
     async def start(self) -> RoomServer:
         restrict_ice_hosts(_ice_addresses(self.host))
-        self._server = await serve(self._connection, self.host, self.port, process_request=self._http,
-                                   compression=None, max_size=4 * 1024 * 1024, server_header="inspector-room")
+        self._server = await serve(
+            self._connection,
+            self.host,
+            self.port,
+            process_request=self._http,
+            compression=None,
+            max_size=4 * 1024 * 1024,
+            server_header="inspector-room",
+        )
         self.port = self._server.sockets[0].getsockname()[1]
         self._watchdog = asyncio.create_task(self._watch_pings())
         if not _has_non_loopback_interface():
@@ -139,7 +153,9 @@ class RoomServer:
             return False
         if not rejoin:
             self._banned.add(identity)
-        await self._end(participant, REASON.UNKNOWN_REASON, "connection dropped by the server", graceful=False)
+        await self._end(
+            participant, REASON.UNKNOWN_REASON, "connection dropped by the server", graceful=False
+        )
         return True
 
     async def remove(self, identity: str, room: str | None = None) -> bool:
@@ -182,7 +198,9 @@ class RoomServer:
         except TokenError as exc:
             raise RequestRefused(401, str(exc)) from None
         if grant.identity in self._banned:
-            raise RequestRefused(401, f"participant {grant.identity!r} was removed from the room by the server")
+            raise RequestRefused(
+                401, f"participant {grant.identity!r} was removed from the room by the server"
+            )
         return grant
 
     def _join_v1(self, headers: Headers, query: dict[str, list[str]]) -> JoinParams:
@@ -191,7 +209,9 @@ class RoomServer:
         if not encoded:
             raise RequestRefused(400, "missing join_request")
         try:
-            wrapped = rtc.WrappedJoinRequest.FromString(base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4)))
+            wrapped = rtc.WrappedJoinRequest.FromString(
+                base64.urlsafe_b64decode(encoded + "=" * (-len(encoded) % 4))
+            )
             raw = wrapped.join_request
             if wrapped.compression == rtc.WrappedJoinRequest.Compression.GZIP:
                 raw = gzip.decompress(raw)
@@ -243,13 +263,15 @@ class RoomServer:
             previous.post(_leave(REASON.DUPLICATE_IDENTITY))
             self.registry.remove(previous, REASON.DUPLICATE_IDENTITY, "replaced by a new connection")
             self._spawn(self._close(previous, graceful=True))
-        participant = Participant(params.grant, self.registry.room(params.grant.room), params.path,
-                                  params.client_protocol)
+        participant = Participant(
+            params.grant, self.registry.room(params.grant.room), params.path, params.client_protocol
+        )
         participant.peer = PeerSession(
             f"{params.grant.identity}@{params.grant.room}",
             on_packet=lambda label, data: self.registry.route(participant, label, data),
             on_failed=lambda: self._spawn(
-                self._end(participant, REASON.CONNECTION_TIMEOUT, "peer connection failed", graceful=False)),
+                self._end(participant, REASON.CONNECTION_TIMEOUT, "peer connection failed", graceful=False)
+            ),
         )
         self._sockets[participant] = ws
         self.registry.admit(participant)
@@ -258,7 +280,9 @@ class RoomServer:
     async def _answer(self, participant: Participant, offer: rtc.SessionDescription) -> None:
         assert participant.peer is not None
         sdp = await participant.peer.answer(offer.sdp)
-        participant.post(rtc.SignalResponse(answer=rtc.SessionDescription(type="answer", sdp=sdp, id=offer.id)))
+        participant.post(
+            rtc.SignalResponse(answer=rtc.SessionDescription(type="answer", sdp=sdp, id=offer.id))
+        )
         self._spawn(self._check_connected(participant))
 
     async def _check_connected(self, participant: Participant, after: float = 10.0) -> None:
@@ -266,9 +290,15 @@ class RoomServer:
         await asyncio.sleep(after)
         if participant.gone or participant.peer is None or participant.peer.state == "connected":
             return
-        hint = LOOPBACK_ONLY if not _has_non_loopback_interface() else "check that nothing blocks UDP on this host"
-        self._event(f"slow  {participant.room.name}: {participant.identity}'s peer connection is still "
-                    f"{participant.peer.state} {after:.0f} s after the answer; {hint}")
+        hint = (
+            LOOPBACK_ONLY
+            if not _has_non_loopback_interface()
+            else "check that nothing blocks UDP on this host"
+        )
+        self._event(
+            f"slow  {participant.room.name}: {participant.identity}'s peer connection is still "
+            f"{participant.peer.state} {after:.0f} s after the answer; {hint}"
+        )
 
     async def _on_request(self, participant: Participant, message: bytes) -> None:
         participant.last_seen = time.monotonic()
@@ -289,12 +319,16 @@ class RoomServer:
             try:
                 await self._answer(participant, request.offer)
             except Exception as exc:  # noqa: BLE001 - e.g. a renegotiation aiortc cannot follow
-                self._event(f"offer from {participant.identity} not answered: {str(exc)[:200] or type(exc).__name__}")
+                self._event(
+                    f"offer from {participant.identity} not answered: {str(exc)[:200] or type(exc).__name__}"
+                )
         elif which == "leave":
             await self._end(participant, REASON.CLIENT_INITIATED, "left", graceful=True)
         elif which == "add_track":
-            self._event(f"track from {participant.identity} not accepted: this room server carries data only "
-                        "(the SDK's publish_track will time out)")
+            self._event(
+                f"track from {participant.identity} not accepted: this room server carries data only "
+                "(the SDK's publish_track will time out)"
+            )
 
     async def _write(self, ws: ServerConnection, participant: Participant) -> None:
         """Send the participant's outbox in order; a None ends it (after what came before it)."""
@@ -349,9 +383,11 @@ class RoomServer:
             log.exception("room event handler failed")
 
 
-LOOPBACK_ONLY = ("this machine has only the loopback interface up: libwebrtc (in the LiveKit SDKs) offers "
-                 "no loopback ICE candidates, so SDK participants will time out connecting (bring up another "
-                 "interface with an address)")
+LOOPBACK_ONLY = (
+    "this machine has only the loopback interface up: libwebrtc (in the LiveKit SDKs) offers "
+    "no loopback ICE candidates, so SDK participants will time out connecting (bring up another "
+    "interface with an address)"
+)
 
 
 def _has_non_loopback_interface() -> bool:
@@ -366,8 +402,9 @@ def _has_non_loopback_interface() -> bool:
 
 
 def _leave(reason: int) -> rtc.SignalResponse:
-    return rtc.SignalResponse(leave=rtc.LeaveRequest(can_reconnect=False, reason=reason,
-                                                     action=rtc.LeaveRequest.Action.DISCONNECT))
+    return rtc.SignalResponse(
+        leave=rtc.LeaveRequest(can_reconnect=False, reason=reason, action=rtc.LeaveRequest.Action.DISCONNECT)
+    )
 
 
 def _respond(status: int, text: str) -> Response:

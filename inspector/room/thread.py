@@ -22,11 +22,24 @@ class RoomServerThread:
     ``room.remove(identity)`` may be called from any thread.
     """
 
-    def __init__(self, host: str = "127.0.0.1", port: int = 0, api_key: str = DEV_API_KEY,
-                 api_secret: str = DEV_API_SECRET, *, on_event: Callable[[str], None] | None = None,
-                 single_pc: bool = True) -> None:
-        self._args: dict[str, Any] = dict(host=host, port=port, api_key=api_key, api_secret=api_secret,
-                                          on_event=on_event, single_pc=single_pc)
+    def __init__(
+        self,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        api_key: str = DEV_API_KEY,
+        api_secret: str = DEV_API_SECRET,
+        *,
+        on_event: Callable[[str], None] | None = None,
+        single_pc: bool = True,
+    ) -> None:
+        self._args: dict[str, Any] = dict(
+            host=host,
+            port=port,
+            api_key=api_key,
+            api_secret=api_secret,
+            on_event=on_event,
+            single_pc=single_pc,
+        )
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: threading.Thread | None = None
         self._server: RoomServer | None = None

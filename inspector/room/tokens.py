@@ -133,13 +133,16 @@ def _decode(token: str, api_key: str, api_secret: str, now: float | None) -> dic
         raise TokenError(f"invalid token: signed with {header.get('alg')!r}, expected HS256")
     issuer = unverified.get("iss")
     if issuer != api_key:
-        raise TokenError(f"invalid API key: the token was issued by {issuer!r}, this server's key is {api_key!r}")
+        raise TokenError(
+            f"invalid API key: the token was issued by {issuer!r}, this server's key is {api_key!r}"
+        )
     options: dict[str, Any] = {"require": ["exp"], "verify_iat": False}
     if now is not None:  # checked below against the given clock instead of the system one
         options.update(verify_exp=False, verify_nbf=False)
     try:
-        claims = jwt.decode(token, api_secret, algorithms=["HS256"], issuer=api_key, leeway=LEEWAY,
-                            options=options)
+        claims = jwt.decode(
+            token, api_secret, algorithms=["HS256"], issuer=api_key, leeway=LEEWAY, options=options
+        )
     except jwt.InvalidSignatureError:
         raise TokenError("invalid token: the signature does not match this server's API secret") from None
     except jwt.ExpiredSignatureError:

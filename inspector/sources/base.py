@@ -154,8 +154,15 @@ class Source:
     def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
         raise AnswerRefused(f"{self.name} cannot send answers")
 
-    async def send_answer(self, call: Call, draft: compose.Draft, *, confirm_duplicate: bool = False,
-                          confirm_late: bool = False, answered_by: str = "inspector") -> SentAnswer:
+    async def send_answer(
+        self,
+        call: Call,
+        draft: compose.Draft,
+        *,
+        confirm_duplicate: bool = False,
+        confirm_late: bool = False,
+        answered_by: str = "inspector",
+    ) -> SentAnswer:
         raise AnswerRefused(f"{self.name} cannot send answers")
 
 
@@ -165,8 +172,14 @@ class PacketSource(Source):
     Subclasses provide :meth:`_publish` and call :meth:`receive` for each packet that arrives.
     """
 
-    def __init__(self, store: CallStore, writer: RecordingWriter | None = None, *, identity: str = "",
-                 answering: bool = True) -> None:
+    def __init__(
+        self,
+        store: CallStore,
+        writer: RecordingWriter | None = None,
+        *,
+        identity: str = "",
+        answering: bool = True,
+    ) -> None:
         super().__init__()
         self.store = store
         self.writer = writer
@@ -177,8 +190,9 @@ class PacketSource(Source):
         self._set_state(identity=identity, recording=writer.path if writer is not None else None)
 
     # -- receiving ---------------------------------------------------------------------
-    def receive(self, data: bytes, *, participant: str = "", topic: str | None = None,
-                reliable: bool = True) -> list[Event]:
+    def receive(
+        self, data: bytes, *, participant: str = "", topic: str | None = None, reliable: bool = True
+    ) -> list[Event]:
         """Record, decode and thread one incoming packet (never raises on bad data)."""
         events = self.ingest.packet(data, participant=participant, topic=topic, reliable=reliable)
         self._note_stanzas(events)
@@ -211,13 +225,26 @@ class PacketSource(Source):
         """Compose and check an answer without sending it (for a preview)."""
         review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=self.next_stanza_id())
         if not self.can_answer:
-            review.issues.insert(0, compose.Issue("cannot_answer", compose.Severity.REFUSE,
-                                                  "this room was joined without answering (data publishing "
-                                                  "is not granted); rejoin with --answer"))
+            review.issues.insert(
+                0,
+                compose.Issue(
+                    "cannot_answer",
+                    compose.Severity.REFUSE,
+                    "this room was joined without answering (data publishing "
+                    "is not granted); rejoin with --answer",
+                ),
+            )
         return review
 
-    async def send_answer(self, call: Call, draft: compose.Draft, *, confirm_duplicate: bool = False,
-                          confirm_late: bool = False, answered_by: str = "inspector") -> SentAnswer:
+    async def send_answer(
+        self,
+        call: Call,
+        draft: compose.Draft,
+        *,
+        confirm_duplicate: bool = False,
+        confirm_late: bool = False,
+        answered_by: str = "inspector",
+    ) -> SentAnswer:
         """Check, publish, record and thread one answer; raises AnswerRefused / ConfirmationNeeded."""
         async with self._send_lock:
             review = self.review_answer(call, draft)
@@ -236,8 +263,13 @@ class PacketSource(Source):
             except Exception as exc:  # noqa: BLE001 - the transport's failure, told in words
                 raise AnswerRefused(f"could not send the answer: {str(exc) or type(exc).__name__}") from None
             self.highest_client_stanza = max(self.highest_client_stanza, review.stanza_id)
-            events = self.ingest.packet(review.data, direction="out", participant=self.state.identity,
-                                        topic=topic if isinstance(topic, str) else None, answered_by=answered_by)
+            events = self.ingest.packet(
+                review.data,
+                direction="out",
+                participant=self.state.identity,
+                topic=topic if isinstance(topic, str) else None,
+                answered_by=answered_by,
+            )
             self._emit_events(events)
             result = next((e for e in events if isinstance(e, Result)), None)
             return SentAnswer(review.stanza_id, review.data, review.envelope, answered_by, result)

@@ -17,8 +17,13 @@ class PacketIngest:
     The packet is unpacked once; the recording gets the decoded form beside the raw bytes.
     """
 
-    def __init__(self, store: CallStore, writer: RecordingWriter | None = None,
-                 wall: Callable[[], float] = time.time, source: str = "live") -> None:
+    def __init__(
+        self,
+        store: CallStore,
+        writer: RecordingWriter | None = None,
+        wall: Callable[[], float] = time.time,
+        source: str = "live",
+    ) -> None:
         self.store = store
         self.writer = writer
         self.wall = wall
@@ -45,14 +50,36 @@ class PacketIngest:
             obj = alicia.unpack(raw.data)
         except Exception as exc:  # noqa: BLE001 - a bad packet is data, not a crash
             obj = None
-            events: list[Event] = [Malformed(where=where, reason=f"not MessagePack: {str(exc)[:160] or type(exc).__name__}",
-                                             source=self.source, raw=raw)]
+            events: list[Event] = [
+                Malformed(
+                    where=where,
+                    reason=f"not MessagePack: {str(exc)[:160] or type(exc).__name__}",
+                    source=self.source,
+                    raw=raw,
+                )
+            ]
         else:
-            events = alicia.decode_object(obj, where=where, source=self.source, raw=raw, ts=ts,
-                                          sender=participant, topic=topic, reliable=reliable)
+            events = alicia.decode_object(
+                obj,
+                where=where,
+                source=self.source,
+                raw=raw,
+                ts=ts,
+                sender=participant,
+                topic=topic,
+                reliable=reliable,
+            )
         if self.writer is not None:
-            self.writer.write(direction, raw.data, ts=ts, participant=participant, topic=topic,
-                              reliable=reliable, answered_by=answered_by, decoded=obj)
+            self.writer.write(
+                direction,
+                raw.data,
+                ts=ts,
+                participant=participant,
+                topic=topic,
+                reliable=reliable,
+                answered_by=answered_by,
+                decoded=obj,
+            )
         ingest = self.store.ingest
         for event in events:
             if isinstance(event, Result):

@@ -71,9 +71,20 @@ class LiveKitSource(PacketSource):
     def label(self) -> str:
         return f"live {self.state.room}".strip()
 
-    def __init__(self, url: str, token: str, store: CallStore, writer: RecordingWriter | None = None, *,
-                 room: str = "", identity: str = "", answering: bool = False,
-                 connect_timeout: float | None = None, explain: Any = None, preflight: Any = None) -> None:
+    def __init__(
+        self,
+        url: str,
+        token: str,
+        store: CallStore,
+        writer: RecordingWriter | None = None,
+        *,
+        room: str = "",
+        identity: str = "",
+        answering: bool = False,
+        connect_timeout: float | None = None,
+        explain: Any = None,
+        preflight: Any = None,
+    ) -> None:
         super().__init__(store, writer, identity=identity, answering=answering)
         self.url = url
         self.display_url = safe_url(url)
@@ -106,18 +117,23 @@ class LiveKitSource(PacketSource):
         try:
             await room.connect(self.url, self._token, options)
         except Exception as exc:  # noqa: BLE001 - the SDK's ConnectError and anything the FFI raises
-            failure = (self._explain(self.display_url, exc) if self._explain
-                       else str(getattr(exc, "message", exc)))
+            failure = (
+                self._explain(self.display_url, exc) if self._explain else str(getattr(exc, "message", exc))
+            )
         if failure is not None:
             self._room = None
             self._fail(failure)
         name = room.name or self.state.room
         identity = room.local_participant.identity or self.state.identity
         others = tuple(sorted(p.identity for p in room.remote_participants.values()))
-        self._set_state(status=SourceStatus.CONNECTED, detail="", room=name, identity=identity, participants=others)
+        self._set_state(
+            status=SourceStatus.CONNECTED, detail="", room=name, identity=identity, participants=others
+        )
         self.room_event("connection", f"connected to room {name} as {identity}", identity=identity)
         for other in others:
-            self.room_event("participant", f"{other} is in the room", sender=other, identity=other, change="present")
+            self.room_event(
+                "participant", f"{other} is in the room", sender=other, identity=other, change="present"
+            )
 
     async def stop(self) -> None:
         """Leave the room (idempotent)."""
@@ -155,22 +171,27 @@ class LiveKitSource(PacketSource):
     def _on_data(self, packet: Any) -> None:
         try:
             sender = packet.participant.identity if packet.participant is not None else ""
-            self.receive(bytes(packet.data), participant=sender, topic=packet.topic or None,
-                         reliable=packet.kind == 1)
+            self.receive(
+                bytes(packet.data), participant=sender, topic=packet.topic or None, reliable=packet.kind == 1
+            )
         except Exception as exc:  # noqa: BLE001 - never let one packet stop the SDK's listener
             self.room_event("connection", f"a packet could not be handled: {type(exc).__name__}: {exc}")
 
     def _on_joined(self, participant: Any) -> None:
         identity = participant.identity
         self._set_state(participants=tuple(sorted({*self.state.participants, identity})))
-        self.room_event("participant", f"{identity} joined", sender=identity, identity=identity, change="joined")
+        self.room_event(
+            "participant", f"{identity} joined", sender=identity, identity=identity, change="joined"
+        )
 
     def _on_left(self, participant: Any) -> None:
         identity = participant.identity
         self._set_state(participants=tuple(p for p in self.state.participants if p != identity))
         reason = getattr(participant, "disconnect_reason", None)
         words = f" ({disconnect_reason_text(reason)})" if reason else ""
-        self.room_event("participant", f"{identity} left{words}", sender=identity, identity=identity, change="left")
+        self.room_event(
+            "participant", f"{identity} left{words}", sender=identity, identity=identity, change="left"
+        )
 
     def _on_reconnecting(self) -> None:
         self._set_state(status=SourceStatus.RECONNECTING, detail="connection lost, trying to resume")

@@ -1,8 +1,8 @@
 """An in-memory packet source: no network, answers land in a list. For tests and UI pilots.
 
-    source = MemorySource(store, identity="inspector-test")
-    source.receive(request_bytes, participant="agent")      # as if it came from the room
-    await source.send_answer(call, compose.success({...}))  # source.sent holds the published bytes
+source = MemorySource(store, identity="inspector-test")
+source.receive(request_bytes, participant="agent")      # as if it came from the room
+await source.send_answer(call, compose.success({...}))  # source.sent holds the published bytes
 """
 
 from __future__ import annotations
@@ -18,8 +18,15 @@ class MemorySource(PacketSource):
     name = "memory"
     is_live = True
 
-    def __init__(self, store: CallStore, writer: RecordingWriter | None = None, *, identity: str = "inspector-memory",
-                 answering: bool = True, room: str = "memory") -> None:
+    def __init__(
+        self,
+        store: CallStore,
+        writer: RecordingWriter | None = None,
+        *,
+        identity: str = "inspector-memory",
+        answering: bool = True,
+        room: str = "memory",
+    ) -> None:
         super().__init__(store, writer, identity=identity, answering=answering)
         self.sent: list[tuple[bytes, str | None]] = []
         self.fail_next_publish: str | None = None

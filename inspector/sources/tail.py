@@ -185,8 +185,9 @@ def supports_follow(module: ModuleType) -> bool:
     return line_decoder(module) is not None
 
 
-def decode_lines(module: ModuleType, lines: list[bytes], start_line_no: int, path: str,
-                 offset: int) -> list[Event]:
+def decode_lines(
+    module: ModuleType, lines: list[bytes], start_line_no: int, path: str, offset: int
+) -> list[Event]:
     """Decode consecutive lines (the first is number ``start_line_no`` at byte ``offset``) into events.
 
     Blank lines are skipped; a decoder that raises yields a Malformed event for that line. Raises
@@ -204,8 +205,14 @@ def decode_lines(module: ModuleType, lines: list[bytes], start_line_no: int, pat
             try:
                 events.extend(decode(line, raw))
             except Exception as exc:  # noqa: BLE001 - a decoder bug must not stop following
-                events.append(Malformed(where=raw.where, reason=f"could not decode: {type(exc).__name__}: "
-                                        f"{str(exc)[:160]}", source=path, raw=raw))
+                events.append(
+                    Malformed(
+                        where=raw.where,
+                        reason=f"could not decode: {type(exc).__name__}: {str(exc)[:160]}",
+                        source=path,
+                        raw=raw,
+                    )
+                )
         offset += length
     return events
 
@@ -214,8 +221,17 @@ def decode_lines(module: ModuleType, lines: list[bytes], start_line_no: int, pat
 _IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 _IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x40, 0x80, 0x100, 0x200
 _IN_DELETE_SELF, _IN_MOVE_SELF, _IN_Q_OVERFLOW, _IN_IGNORED = 0x400, 0x800, 0x4000, 0x8000
-_WATCH_MASK = (_IN_MODIFY | _IN_ATTRIB | _IN_CLOSE_WRITE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE
-               | _IN_DELETE | _IN_DELETE_SELF | _IN_MOVE_SELF)
+_WATCH_MASK = (
+    _IN_MODIFY
+    | _IN_ATTRIB
+    | _IN_CLOSE_WRITE
+    | _IN_MOVED_FROM
+    | _IN_MOVED_TO
+    | _IN_CREATE
+    | _IN_DELETE
+    | _IN_DELETE_SELF
+    | _IN_MOVE_SELF
+)
 _EVENT_HEADER = struct.Struct("iIII")
 
 
@@ -253,7 +269,7 @@ class _Inotify:
             at = 0
             while at + _EVENT_HEADER.size <= len(data):
                 _wd, mask, _cookie, size = _EVENT_HEADER.unpack_from(data, at)
-                name = data[at + _EVENT_HEADER.size: at + _EVENT_HEADER.size + size].rstrip(b"\0")
+                name = data[at + _EVENT_HEADER.size : at + _EVENT_HEADER.size + size].rstrip(b"\0")
                 at += _EVENT_HEADER.size + size
                 if mask & (_IN_IGNORED | _IN_DELETE_SELF | _IN_MOVE_SELF):
                     self.broken = True  # the folder went away: fall back to polling
@@ -359,9 +375,16 @@ class FileWatcher:
         self._drop_inotify()
 
 
-async def follow(path: str, module: ModuleType, on_events: Callable[[list[Event]], None], *,
-                 tail: FileTail | None = None, watcher: FileWatcher | None = None,
-                 on_restart: Callable[[], None] | None = None, safety_interval: float = 5.0) -> None:
+async def follow(
+    path: str,
+    module: ModuleType,
+    on_events: Callable[[list[Event]], None],
+    *,
+    tail: FileTail | None = None,
+    watcher: FileWatcher | None = None,
+    on_restart: Callable[[], None] | None = None,
+    safety_interval: float = 5.0,
+) -> None:
     """Feed every line appended to ``path`` through ``module``'s line decoder to ``on_events``, until cancelled.
 
     Starts where ``tail`` stands (default: the end of the file as it is now). ``on_restart`` is called

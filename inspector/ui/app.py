@@ -42,16 +42,27 @@ class InspectorApp(App[int]):
     """Shows sessions from files, a replay, or a live source; with no session, the session browser."""
 
     TITLE = "inspector"
-    CSS_PATH = ["app.tcss", "main.tcss", "browser.tcss", "answer.tcss"]  # one sheet per screen (default screens skip their own CSS_PATH)
+    CSS_PATH = [
+        "app.tcss",
+        "main.tcss",
+        "browser.tcss",
+        "answer.tcss",
+    ]  # one sheet per screen (default screens skip their own CSS_PATH)
     BINDINGS = keys.APP_BINDINGS
     COMMANDS = App.COMMANDS | {InspectorCommands}
 
     now: reactive[float] = reactive(0.0, init=False, always_update=True, repaint=False)
     """The time every countdown is drawn at: fed by one timer from ``clock`` (or a replay's clock)."""
 
-    def __init__(self, options: UiOptions | None = None, *, clock: Clock | None = None,
-                 config: Config | None = None, warnings: list[str] | None = None,
-                 session: Session | None = None) -> None:
+    def __init__(
+        self,
+        options: UiOptions | None = None,
+        *,
+        clock: Clock | None = None,
+        config: Config | None = None,
+        warnings: list[str] | None = None,
+        session: Session | None = None,
+    ) -> None:
         self.options = options or UiOptions()
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()
@@ -131,8 +142,12 @@ class InspectorApp(App[int]):
     def file_session(self, paths: list[str]) -> Session:
         """A session reading ``paths`` (raises UnusableInput when one cannot be opened)."""
         options = self.options
-        return Session(opened=open_paths(paths, options.format), follow=options.follow or self.config.follow,
-                       replay=options.replay, speed=options.speed)
+        return Session(
+            opened=open_paths(paths, options.format),
+            follow=options.follow or self.config.follow,
+            replay=options.replay,
+            speed=options.speed,
+        )
 
     def open_paths(self, paths: list[str]) -> None:
         """Open session files on a new main screen (from the session browser)."""
@@ -166,13 +181,24 @@ class InspectorApp(App[int]):
         screen = self._main_screen()
         clock: Any = screen.clock if screen is not None else self.clock
         now = clock.now()
-        if not force and abs(now - self.now) < SLOW_TICK and not (screen is not None and screen.wants_fast_ticks):
+        if (
+            not force
+            and abs(now - self.now) < SLOW_TICK
+            and not (screen is not None and screen.wants_fast_ticks)
+        ):
             return
         self.now = now
 
     # -- notifications ---------------------------------------------------------------------------
-    def notify(self, message: str, *, title: str = "", severity: SeverityLevel = "information",
-               timeout: float | None = None, markup: bool = True) -> None:
+    def notify(
+        self,
+        message: str,
+        *,
+        title: str = "",
+        severity: SeverityLevel = "information",
+        timeout: float | None = None,
+        markup: bool = True,
+    ) -> None:
         """Notifications carry paths, ids and errors from sessions: never read them as markup."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
@@ -181,8 +207,12 @@ class InspectorApp(App[int]):
         """The one place a failed worker becomes a message to the person."""
         error = worker.error
         what = worker.description or worker.name or "a background task"
-        self.notify(f"{one_line(what, 80)} failed: {one_line(str(error) or type(error).__name__, 300)}",
-                    title="Error", severity="error", timeout=10)
+        self.notify(
+            f"{one_line(what, 80)} failed: {one_line(str(error) or type(error).__name__, 300)}",
+            title="Error",
+            severity="error",
+            timeout=10,
+        )
 
 
 def run_open(options: UiOptions, config: Config | None = None, warnings: list[str] | None = None) -> int:
@@ -192,8 +222,13 @@ def run_open(options: UiOptions, config: Config | None = None, warnings: list[st
     return app.return_code or 0
 
 
-def run_live(source: Any, store: CallStore, options: UiOptions | None = None,
-             config: Config | None = None, warnings: list[str] | None = None) -> int:
+def run_live(
+    source: Any,
+    store: CallStore,
+    options: UiOptions | None = None,
+    config: Config | None = None,
+    warnings: list[str] | None = None,
+) -> int:
     """Run the app on a live source feeding ``store`` (``inspector live``); reads the config when not given."""
     if config is None:
         from inspector.config import load_config

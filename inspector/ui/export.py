@@ -14,10 +14,18 @@ from inspector.model.call import Item
 from inspector.session import hydrate
 from inspector.textsafe import clean, one_line
 
-COPY_CHOICES = (("id", "Call id"), ("params", "Parameters (JSON)"), ("result", "Result (JSON)"),
-                ("call", "The whole call (JSON)"))
-EXPORT_CHOICES = (("call-json", "Selected call as JSON"), ("call-md", "Selected call as Markdown"),
-                  ("view-json", "Filtered view as JSON"), ("view-md", "Filtered view as Markdown"))
+COPY_CHOICES = (
+    ("id", "Call id"),
+    ("params", "Parameters (JSON)"),
+    ("result", "Result (JSON)"),
+    ("call", "The whole call (JSON)"),
+)
+EXPORT_CHOICES = (
+    ("call-json", "Selected call as JSON"),
+    ("call-md", "Selected call as Markdown"),
+    ("view-json", "Filtered view as JSON"),
+    ("view-md", "Filtered view as Markdown"),
+)
 
 
 def _dumps(value: Any) -> str:
@@ -37,9 +45,16 @@ def item_json(item: Item, now: float | None) -> dict[str, Any]:
         return data
     if isinstance(item, OrphanResult):
         result = item.result
-        return {"orphan_result": result.call_id, "tool": result.tool, "outcome": result.outcome.value,
-                "ts": result.ts, "error_code": result.error_code, "error_message": result.error_message,
-                "data": result.data, "where": result.raw.where if result.raw else None}
+        return {
+            "orphan_result": result.call_id,
+            "tool": result.tool,
+            "outcome": result.outcome.value,
+            "ts": result.ts,
+            "error_code": result.error_code,
+            "error_message": result.error_message,
+            "data": result.data,
+            "where": result.raw.where if result.raw else None,
+        }
     if isinstance(item, Message):
         return {"message": item.kind, "text": item.text, "ts": item.ts, "group": item.group}
     if isinstance(item, Malformed):
@@ -85,8 +100,12 @@ def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
     hashes = "#" * min(level, 6)
     if isinstance(item, Call):
         data = item_json(item, now)
-        lines = [f"{hashes} {one_line(item.tool, 120)} `{one_line(item.call_id, 120)}`", "",
-                 f"- state: {data['state']}", f"- executor: {data['executor'] or '-'}"]
+        lines = [
+            f"{hashes} {one_line(item.tool, 120)} `{one_line(item.call_id, 120)}`",
+            "",
+            f"- state: {data['state']}",
+            f"- executor: {data['executor'] or '-'}",
+        ]
         if data["latency_ms"] is not None:
             lines.append(f"- latency: {data['latency_ms']:.0f} ms")
         if item.request.violation:

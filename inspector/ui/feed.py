@@ -76,7 +76,7 @@ class StoreFeed:
         touched = [pending.popleft() for _ in range(count)]
         items = self.store.items
         end = len(items)
-        changes.new_top = items[self._seen_top:end]
+        changes.new_top = items[self._seen_top : end]
         self._seen_top = end
         top_ids = {id(item) for item in changes.new_top}
         max_seq = self._max_seq

@@ -21,8 +21,15 @@ class Key:
     priority: bool = False
 
     def binding(self) -> Binding:
-        return Binding(self.keys, self.action, self.description, show=self.show, id=self.id,
-                       tooltip=self.tooltip or self.description, priority=self.priority)
+        return Binding(
+            self.keys,
+            self.action,
+            self.description,
+            show=self.show,
+            id=self.id,
+            tooltip=self.tooltip or self.description,
+            priority=self.priority,
+        )
 
 
 KEYS: tuple[Key, ...] = (
@@ -33,13 +40,27 @@ KEYS: tuple[Key, ...] = (
     Key("last", "G,end", "last", "Last row", "list"),
     Key("page-down", "pagedown,ctrl+f", "page_down", "Page down", "list"),
     Key("page-up", "pageup,ctrl+b", "page_up", "Page up", "list"),
-    Key("select", "enter", "select", "Open / fold", "list", show=True,
-        tooltip="Open the detail of the call, or fold/unfold the calls nested under it"),
+    Key(
+        "select",
+        "enter",
+        "select",
+        "Open / fold",
+        "list",
+        show=True,
+        tooltip="Open the detail of the call, or fold/unfold the calls nested under it",
+    ),
     Key("fold", "h,left", "fold", "Fold / go to parent", "list"),
     Key("unfold", "l,right", "unfold", "Unfold", "list"),
     # the main screen
-    Key("filter", "slash", "filter", "Filter", "main", show=True,
-        tooltip="Filter: tool:GLOB state:STATE exec:WHO id:PREFIX group:G, free text, -negation"),
+    Key(
+        "filter",
+        "slash",
+        "filter",
+        "Filter",
+        "main",
+        show=True,
+        tooltip="Filter: tool:GLOB state:STATE exec:WHO id:PREFIX group:G, free text, -negation",
+    ),
     Key("next-match", "n", "next_match", "Next match", "main"),
     Key("prev-match", "N", "prev_match", "Previous match", "main"),
     Key("next-pending", "p", "jump('pending')", "Next pending", "main"),
@@ -47,26 +68,56 @@ KEYS: tuple[Key, ...] = (
     Key("next-orphan", "o", "jump('orphan')", "Next orphan", "main"),
     Key("back", "escape", "back", "Back", "main"),
     Key("raw", "r", "toggle_raw", "Raw", "main", tooltip="Show the raw records of the call"),
-    Key("full-text", "f", "toggle_full_text", "Full text", "main",
-        tooltip="Show the full text the model received instead of the display segments"),
+    Key(
+        "full-text",
+        "f",
+        "toggle_full_text",
+        "Full text",
+        "main",
+        tooltip="Show the full text the model received instead of the display segments",
+    ),
     Key("messages", "m", "toggle_messages", "Messages", "main", tooltip="Hide or show conversation messages"),
-    Key("follow", "F", "toggle_follow", "Follow", "main", show=True, tooltip="Watch the file for new records"),
+    Key(
+        "follow", "F", "toggle_follow", "Follow", "main", show=True, tooltip="Watch the file for new records"
+    ),
     Key("copy", "y", "copy", "Copy", "main", show=True, tooltip="Copy the id, parameters or result"),
-    Key("export", "x", "export", "Export", "main",
-        tooltip="Write the selected call or the filtered view to a JSON or Markdown file"),
+    Key(
+        "export",
+        "x",
+        "export",
+        "Export",
+        "main",
+        tooltip="Write the selected call or the filtered view to a JSON or Markdown file",
+    ),
     Key("pager", "P", "pager", "Pager", "main", tooltip="Open the payload in $PAGER"),
-    Key("answer", "a", "answer", "Answer", "main", show=True, tooltip="Answer a pending client request (live)"),
-    Key("play-pause", "space", "play_pause", "Play/pause", "main", show=True, tooltip="Replay: play or pause"),
+    Key(
+        "answer", "a", "answer", "Answer", "main", show=True, tooltip="Answer a pending client request (live)"
+    ),
+    Key(
+        "play-pause", "space", "play_pause", "Play/pause", "main", show=True, tooltip="Replay: play or pause"
+    ),
     Key("step-prev", "left_square_bracket", "step(-1)", "Step back", "main", show=True),
     Key("step-next", "right_square_bracket", "step(1)", "Step", "main", show=True),
     Key("faster", "plus,equals_sign", "speed(1)", "Faster", "main", show=True),
     Key("slower", "minus", "speed(-1)", "Slower", "main"),
     Key("focus-detail", "tab", "focus_detail", "Detail", "main", tooltip="Move focus to the detail pane"),
     # the answer screen (ctrl+enter rarely reaches a terminal app: ctrl+j and alt+enter stand in)
-    Key("answer-send", "ctrl+s,ctrl+enter,ctrl+j,alt+enter", "send", "Send the answer", "answer",
-        priority=True),
-    Key("answer-unknown-tool", "ctrl+u", "quick('unknown_tool')", "Answer: unknown tool", "answer",
-        priority=True),
+    Key(
+        "answer-send",
+        "ctrl+s,ctrl+enter,ctrl+j,alt+enter",
+        "send",
+        "Send the answer",
+        "answer",
+        priority=True,
+    ),
+    Key(
+        "answer-unknown-tool",
+        "ctrl+u",
+        "quick('unknown_tool')",
+        "Answer: unknown tool",
+        "answer",
+        priority=True,
+    ),
     Key("answer-timeout", "ctrl+t", "quick('timeout')", "Answer: timeout", "answer", priority=True),
     Key("answer-cancel", "escape", "cancel", "Cancel", "answer"),
     # the whole app
@@ -78,8 +129,11 @@ KEYS: tuple[Key, ...] = (
 BY_ID = {key.id: key for key in KEYS}
 
 MODE_ACTIONS = {
-    "play_pause": "replay", "step": "replay", "speed": "replay",
-    "toggle_follow": "files", "answer": "live",
+    "play_pause": "replay",
+    "step": "replay",
+    "speed": "replay",
+    "toggle_follow": "files",
+    "answer": "live",
 }
 """Actions that only mean something in one kind of session (hidden from the footer and palette elsewhere)."""
 

@@ -82,9 +82,14 @@ def _events(opened: Opened) -> Iterator[Event]:
         raise UnusableInput(str(exc)) from None
 
 
-def read_into(store: CallStore, opened: list[Opened], *, progress: Callable[[Progress], None] | None = None,
-              cancelled: Callable[[], bool] = lambda: False,
-              clock: Callable[[], float] = time.monotonic) -> list[SourceInfo]:
+def read_into(
+    store: CallStore,
+    opened: list[Opened],
+    *,
+    progress: Callable[[Progress], None] | None = None,
+    cancelled: Callable[[], bool] = lambda: False,
+    clock: Callable[[], float] = time.monotonic,
+) -> list[SourceInfo]:
     """Thread every file's events into ``store``, calling ``progress`` at most every BATCH_SECONDS.
 
     Stops early (returning what was read) when ``cancelled()`` turns true.

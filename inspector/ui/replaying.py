@@ -13,8 +13,15 @@ from inspector.ui.widgets.rows import clock_text
 class ReplayControl:
     """Drives ``store`` from recorded events; ``on_new_store`` is called when a rewind rebuilds it."""
 
-    def __init__(self, events: list[Event], namespaces: dict[int, str], wall: Callable[[], float], *,
-                 speed: float = 1.0, keep_payloads: bool = True) -> None:
+    def __init__(
+        self,
+        events: list[Event],
+        namespaces: dict[int, str],
+        wall: Callable[[], float],
+        *,
+        speed: float = 1.0,
+        keep_payloads: bool = True,
+    ) -> None:
         self.replayer = Replayer(events, wall, speed=speed)
         self.namespaces = namespaces
         self.keep_payloads = keep_payloads
@@ -64,5 +71,7 @@ class ReplayControl:
         replayer = self.replayer
         position = replayer.position
         mark = "▶" if replayer.playing else "⏸"
-        return (f"{mark} {speed_label(replayer.speed)} {position.index}/{position.total} "
-                f"{clock_text(position.time)}")
+        return (
+            f"{mark} {speed_label(replayer.speed)} {position.index}/{position.total} "
+            f"{clock_text(position.time)}"
+        )

@@ -14,8 +14,7 @@ Jump = Callable[[Item, float | None], bool]
 
 JUMPS: dict[str, Jump] = {
     "pending": lambda item, now: isinstance(item, Call) and not item.results,
-    "failed": lambda item, now: isinstance(item, Call)
-    and item.state(now) in (State.FAILED, State.TIMED_OUT),
+    "failed": lambda item, now: isinstance(item, Call) and item.state(now) in (State.FAILED, State.TIMED_OUT),
     "orphan": lambda item, now: isinstance(item, OrphanResult),
 }
 """Predicates for the jump keys (next pending, next failed, next orphan)."""

@@ -24,7 +24,10 @@ def test_success_envelope_is_exactly_the_spec_shape():
     review = compose.review(call, compose.success({"content": "hi", "size": 2}), now=1001.0, stanza_id=4)
     assert review.sendable and not review.issues
     assert msgpack.unpackb(review.data) == {
-        "stanzaId": 4, "conversationId": "conv_1", "type": 7, "meta": {},
+        "stanzaId": 4,
+        "conversationId": "conv_1",
+        "type": 7,
+        "meta": {},
         "body": {"id": "toolreq_1", "success": True, "result": {"content": "hi", "size": 2}},
     }
     assert list(review.envelope) == ["stanzaId", "conversationId", "type", "meta", "body"]
@@ -36,23 +39,32 @@ def test_error_codes_use_the_spec_templates():
     call = make_call(timeout_ms=5000)
     unknown = compose.review(call, compose.unknown_tool(call), now=1001.0, stanza_id=1)
     body = msgpack.unpackb(unknown.data)["body"]
-    assert body == {"id": "toolreq_1", "success": False, "errorCode": "unknown_tool",
-                    "errorMessage": "Tool 'read_local_file' is not supported by this client"}
+    assert body == {
+        "id": "toolreq_1",
+        "success": False,
+        "errorCode": "unknown_tool",
+        "errorMessage": "Tool 'read_local_file' is not supported by this client",
+    }
     timed = msgpack.unpackb(compose.review(call, compose.timeout(call), now=1001.0, stanza_id=1).data)["body"]
     assert timed["errorCode"] == "timeout"
     assert timed["errorMessage"] == "Tool execution exceeded timeout of 5000ms"
     # a missing message takes the template; a given one may use the placeholders
     default = compose.review(call, compose.failure("invalid_parameters"), now=1001.0, stanza_id=1)
     assert "read_local_file" in msgpack.unpackb(default.data)["body"]["errorMessage"]
-    custom = compose.review(call, compose.failure("execution_error", "{toolName} failed after {timeoutMs}ms"),
-                            now=1001.0, stanza_id=1)
+    custom = compose.review(
+        call,
+        compose.failure("execution_error", "{toolName} failed after {timeoutMs}ms"),
+        now=1001.0,
+        stanza_id=1,
+    )
     assert msgpack.unpackb(custom.data)["body"]["errorMessage"] == "read_local_file failed after 5000ms"
 
 
 def test_custom_code_is_allowed_with_a_note_and_partial_results_are_kept():
     call = make_call()
-    review = compose.review(call, compose.failure("quota_exceeded", None, result={"used": 3}), now=1001.0,
-                            stanza_id=1)
+    review = compose.review(
+        call, compose.failure("quota_exceeded", None, result={"used": 3}), now=1001.0, stanza_id=1
+    )
     assert review.sendable
     assert kinds(review.notes) == ["no_message", "custom_code"]
     body = msgpack.unpackb(review.data)["body"]
@@ -113,5 +125,5 @@ def test_time_left_text_and_result_parsing():
 
 
 def test_unencodable_values_are_refused_not_raised():
-    review = compose.review(make_call(), compose.success({"n": 2 ** 70}), now=1001.0, stanza_id=1)
+    review = compose.review(make_call(), compose.success({"n": 2**70}), now=1001.0, stanza_id=1)
     assert kinds(review.refusals) == ["unencodable"]

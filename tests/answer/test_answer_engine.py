@@ -24,8 +24,11 @@ def setup():
     clock = FakeClock(1000.0)
     scheduler = FakeScheduler(clock)
     sent = []
-    engine = AutoResponder(rules.parse(RULES), scheduler, lambda call, draft, rule: sent.append(
-        (call.call_id, draft, rule.line, clock.now())))
+    engine = AutoResponder(
+        rules.parse(RULES),
+        scheduler,
+        lambda call, draft, rule: sent.append((call.call_id, draft, rule.line, clock.now())),
+    )
     return clock, scheduler, engine, sent
 
 

@@ -50,25 +50,34 @@ def test_server_requests_never_match():
 
 
 def test_message_templates():
-    ruleset = rules.parse('[[rule]]\ntool = "*"\nerror = "timeout"\nmessage = "{toolName} gave up after {timeoutMs}ms"\n')
+    ruleset = rules.parse(
+        '[[rule]]\ntool = "*"\nerror = "timeout"\nmessage = "{toolName} gave up after {timeoutMs}ms"\n'
+    )
     draft = ruleset.match(call("web_search", timeout_ms=7000)).draft(call("web_search", timeout_ms=7000))
     assert draft.error_message == "web_search gave up after 7000ms"
 
 
-@pytest.mark.parametrize("text, line, words", [
-    ('[[rule]]\ntool = "x"\nresult = { a = 1 \n', 3, "not valid TOML"),
-    ('[[rule]]\ntool = "x"\nresult = { a = 1 }\n\n[[rule]]\ntool = "y"\nresult = [1, 2]\n', 7, "result must be a map"),
-    ('[[rule]]\ntool = "x"\nresult = {}\n[[rule]]\ntool = "y"\n', 4, "needs either result"),
-    ('[[rule]]\ntool = "x"\nreslt = {}\n', 3, "unknown key 'reslt'"),
-    ('[[rule]]\nresult = {}\n', 1, "needs tool"),
-    ('[[rule]]\ntool = "x"\nerror = 3\n', 3, "error must be an error code"),
-    ('[[rule]]\ntool = "x"\nerror = "custom"\n', 3, "error must be an error code"),
-    ('[[rule]]\ntool = "x"\nresult = {}\ndelay_ms = -5\n', 4, "delay_ms"),
-    ('[[rule]]\ntool = "x"\nresult = {}\nmessage = "hi"\n', 4, "message goes with error"),
-    ('[[rule]]\ntool = "x"\nresult = {}\nexecution = "server"\n', 4, "never"),
-    ('answer = 1\n[[rule]]\ntool = "x"\nresult = {}\n', 1, "unknown top-level key"),
-    ('[[rule]]\ntool = "x"\n[rule.result]\na = [1\n', 4, "not valid TOML"),
-])
+@pytest.mark.parametrize(
+    "text, line, words",
+    [
+        ('[[rule]]\ntool = "x"\nresult = { a = 1 \n', 3, "not valid TOML"),
+        (
+            '[[rule]]\ntool = "x"\nresult = { a = 1 }\n\n[[rule]]\ntool = "y"\nresult = [1, 2]\n',
+            7,
+            "result must be a map",
+        ),
+        ('[[rule]]\ntool = "x"\nresult = {}\n[[rule]]\ntool = "y"\n', 4, "needs either result"),
+        ('[[rule]]\ntool = "x"\nreslt = {}\n', 3, "unknown key 'reslt'"),
+        ("[[rule]]\nresult = {}\n", 1, "needs tool"),
+        ('[[rule]]\ntool = "x"\nerror = 3\n', 3, "error must be an error code"),
+        ('[[rule]]\ntool = "x"\nerror = "custom"\n', 3, "error must be an error code"),
+        ('[[rule]]\ntool = "x"\nresult = {}\ndelay_ms = -5\n', 4, "delay_ms"),
+        ('[[rule]]\ntool = "x"\nresult = {}\nmessage = "hi"\n', 4, "message goes with error"),
+        ('[[rule]]\ntool = "x"\nresult = {}\nexecution = "server"\n', 4, "never"),
+        ('answer = 1\n[[rule]]\ntool = "x"\nresult = {}\n', 1, "unknown top-level key"),
+        ('[[rule]]\ntool = "x"\n[rule.result]\na = [1\n', 4, "not valid TOML"),
+    ],
+)
 def test_mistakes_are_reported_with_line_and_reason(text, line, words):
     with pytest.raises(rules.RulesError) as info:
         rules.parse(text, "rules.toml")

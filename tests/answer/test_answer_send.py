@@ -17,14 +17,25 @@ from inspector.sources.memory import MemorySource
 
 
 def request(call_id, execution="client", stanza=-1, timeout=5000):
-    return alicia.encode_envelope(type_=6, body={"id": call_id, "messageId": "m1", "toolName": "read_local_file",
-                                                 "execution": execution, "parameters": {"filePath": "/x"},
-                                                 "timeoutMs": timeout}, conversation_id="conv_1", stanza_id=stanza)
+    return alicia.encode_envelope(
+        type_=6,
+        body={
+            "id": call_id,
+            "messageId": "m1",
+            "toolName": "read_local_file",
+            "execution": execution,
+            "parameters": {"filePath": "/x"},
+            "timeoutMs": timeout,
+        },
+        conversation_id="conv_1",
+        stanza_id=stanza,
+    )
 
 
 def user_message(stanza):
-    return alicia.encode_envelope(type_=2, body={"id": "u", "content": "hi"}, conversation_id="conv_1",
-                                  stanza_id=stanza)
+    return alicia.encode_envelope(
+        type_=2, body={"id": "u", "content": "hi"}, conversation_id="conv_1", stanza_id=stanza
+    )
 
 
 @pytest.fixture
@@ -46,8 +57,13 @@ async def test_answer_goes_out_with_the_next_client_stanza_and_is_threaded(sourc
     sent = await source.send_answer(call, compose.success({"content": "hi"}))
     data, topic = source.sent[0]
     assert topic == "alicia"  # the answer goes back on the request's topic
-    assert msgpack.unpackb(data) == {"stanzaId": 4, "conversationId": "conv_1", "type": 7, "meta": {},
-                                     "body": {"id": "t1", "success": True, "result": {"content": "hi"}}}
+    assert msgpack.unpackb(data) == {
+        "stanzaId": 4,
+        "conversationId": "conv_1",
+        "type": 7,
+        "meta": {},
+        "body": {"id": "t1", "success": True, "result": {"content": "hi"}},
+    }
     assert call.state(source.store.clock.now()) is State.SUCCEEDED
     assert call.result.answered_by == "inspector" and sent.result is call.result
     assert source.next_stanza_id() == 5

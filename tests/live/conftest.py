@@ -37,10 +37,17 @@ def scenario(tmp_path):
 
     def run(name: str, timeout: float = 150.0) -> dict:
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
-        proc = subprocess.run([sys.executable, str(HERE / "live_scenarios.py"), name, str(tmp_path)], env=env,
-                              capture_output=True, text=True, timeout=timeout)
+        proc = subprocess.run(
+            [sys.executable, str(HERE / "live_scenarios.py"), name, str(tmp_path)],
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=timeout,
+        )
         result_file = tmp_path / "result.json"
-        assert result_file.exists(), f"scenario {name} wrote nothing (exit {proc.returncode}): {proc.stderr[-3000:]}"
+        assert result_file.exists(), (
+            f"scenario {name} wrote nothing (exit {proc.returncode}): {proc.stderr[-3000:]}"
+        )
         result = json.loads(result_file.read_text())
         assert "error" not in result, result["error"]
         return result

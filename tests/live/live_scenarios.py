@@ -1,6 +1,6 @@
 """SDK scenarios for tests/live, each run in a child process that ends with os._exit (the SDK can abort at exit).
 
-    python tests/live/live_scenarios.py NAME OUTDIR     -> writes OUTDIR/result.json
+python tests/live/live_scenarios.py NAME OUTDIR     -> writes OUTDIR/result.json
 """
 
 from __future__ import annotations
@@ -53,13 +53,26 @@ class Agent:
     async def send(self, type_: int, body, *, stanza: int | None = None, raw: bytes | None = None) -> None:
         if raw is None:
             self.stanza -= 1
-            raw = alicia.encode_envelope(type_=type_, body=body, conversation_id=ROOM,
-                                         stanza_id=self.stanza if stanza is None else stanza)
+            raw = alicia.encode_envelope(
+                type_=type_,
+                body=body,
+                conversation_id=ROOM,
+                stanza_id=self.stanza if stanza is None else stanza,
+            )
         await self.room.local_participant.publish_data(raw, reliable=True, topic="alicia")
 
     async def request(self, call_id: str, tool: str, execution: str, timeout_ms: int = 30000) -> None:
-        await self.send(6, {"id": call_id, "messageId": "msg_1", "toolName": tool, "execution": execution,
-                            "parameters": {"q": call_id}, "timeoutMs": timeout_ms})
+        await self.send(
+            6,
+            {
+                "id": call_id,
+                "messageId": "msg_1",
+                "toolName": tool,
+                "execution": execution,
+                "parameters": {"q": call_id},
+                "timeoutMs": timeout_ms,
+            },
+        )
 
 
 def make_source(server: RoomServer, store: CallStore, writer, identity="inspector-test", answering=True):
@@ -70,8 +83,15 @@ def make_source(server: RoomServer, store: CallStore, writer, identity="inspecto
 def summary(store: CallStore) -> dict:
     now = store.clock.now()
     return {
-        "calls": {c.call_id: {"state": c.state(now).value, "answered_by": c.result.answered_by if c.result else None,
-                              "results": len(c.results), "tool": c.tool} for c in store.all_calls()},
+        "calls": {
+            c.call_id: {
+                "state": c.state(now).value,
+                "answered_by": c.result.answered_by if c.result else None,
+                "results": len(c.results),
+                "tool": c.tool,
+            }
+            for c in store.all_calls()
+        },
         "messages": [[m.kind, m.text] for m in store.items if type(m).__name__ == "Message"],
         "malformed": [m.reason for m in store.malformed],
     }
@@ -85,8 +105,13 @@ async def answer_and_auto(out: str) -> dict:
         writer = RecordingWriter(path, {"room": ROOM})
         source = make_source(server, store, writer)
         ruleset = rules.parse('[[rule]]\ntool = "calc*"\nresult = { answer = 4 }\ndelay_ms = 50\n')
-        engine = AutoResponder(ruleset, AsyncioScheduler(), lambda call, draft, rule: asyncio.get_running_loop()
-                               .create_task(source.send_answer(call, draft, answered_by="auto")))
+        engine = AutoResponder(
+            ruleset,
+            AsyncioScheduler(),
+            lambda call, draft, rule: asyncio.get_running_loop().create_task(
+                source.send_answer(call, draft, answered_by="auto")
+            ),
+        )
 
         def offer(events):
             for event in events:
@@ -98,12 +123,16 @@ async def answer_and_auto(out: str) -> dict:
         agent = await Agent("agent-1").join(server)
         user = await Agent("user-app").join(server)
         await until(lambda: len(source.state.participants) == 2)
-        await user.send(2, {"id": "u1", "content": "hello"}, stanza=7)  # a client message: stanzas go on from 7
+        await user.send(
+            2, {"id": "u1", "content": "hello"}, stanza=7
+        )  # a client message: stanzas go on from 7
         await agent.send(0, None, raw=b"\xc1 definitely not msgpack")
         await agent.request("r_client", "read_local_file", "client")
         await agent.request("r_either", "calculator", "either")
         await agent.request("r_server", "web_search", "server")
-        await until(lambda: store.find(ROOM, "r_server") is not None and store.find(ROOM, "r_either").answered)
+        await until(
+            lambda: store.find(ROOM, "r_server") is not None and store.find(ROOM, "r_either").answered
+        )
         call = store.find(ROOM, "r_client")
         review = source.review_answer(call, compose.success({"content": "hi"}))
         refused = ""
@@ -118,9 +147,15 @@ async def answer_and_auto(out: str) -> dict:
         await user.room.disconnect()
         await source.stop()
         writer.close()
-        return {"agent_received": [msgpack.unpackb(d, raw=False) for d in agent.received],
-                "user_received": len(user.received), "preview_stanza": review.stanza_id,
-                "sent_stanza": sent.stanza_id, "refused": refused, "recording": path, **summary(store)}
+        return {
+            "agent_received": [msgpack.unpackb(d, raw=False) for d in agent.received],
+            "user_received": len(user.received),
+            "preview_stanza": review.stanza_id,
+            "sent_stanza": sent.stanza_id,
+            "refused": refused,
+            "recording": path,
+            **summary(store),
+        }
 
 
 async def leave_and_drop(out: str) -> dict:
@@ -140,8 +175,12 @@ async def leave_and_drop(out: str) -> dict:
         await until(lambda: "agent-dropped" not in source.state.participants, timeout=20)
         await server.drop("inspector-test", rejoin=False)
         await until(lambda: source.lost.is_set(), timeout=40)
-        result = {"states": states, "final": source.state.status.value, "detail": source.state.detail,
-                  **summary(store)}
+        result = {
+            "states": states,
+            "final": source.state.status.value,
+            "detail": source.state.detail,
+            **summary(store),
+        }
         await source.stop()
         del dropped
         return result
@@ -154,8 +193,15 @@ async def run_cli(args: list[str], env: dict, *, stop_when=None, timeout: float 
     """Run ``inspector ARGS``; with ``stop_when(lines)``, send SIGINT once it is true."""
     import signal
 
-    proc = await asyncio.create_subprocess_exec(sys.executable, "-m", "inspector", *args, env=env,
-                                                stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE)
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "inspector",
+        *args,
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.PIPE,
+    )
     lines: list[str] = []
 
     async def read() -> None:
@@ -183,8 +229,12 @@ async def cli_live(out: str) -> dict:
     with open(rules_path, "w", encoding="utf-8") as fh:
         fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
     async with RoomServer(port=0, api_secret=SECRET) as server:
-        env = {**os.environ, "LIVEKIT_URL": server.url, "LIVEKIT_API_KEY": server.api_key,
-               "LIVEKIT_API_SECRET": SECRET}
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": SECRET,
+        }
         agent_box: list[Agent] = []
 
         async def play() -> None:
@@ -196,26 +246,41 @@ async def cli_live(out: str) -> dict:
             await agent.request("s1", "web_search", "server")
 
         player = asyncio.ensure_future(play())
-        live = await run_cli(["live", "--no-ui", "--json", "--room", ROOM, "--record", path,
-                              "--answer-rules", rules_path], env,
-                             stop_when=lambda lines: sum('"answered_by": "auto"' in x for x in lines) >= 1
-                             and any('"s1"' in x for x in lines))
+        live = await run_cli(
+            ["live", "--no-ui", "--json", "--room", ROOM, "--record", path, "--answer-rules", rules_path],
+            env,
+            stop_when=lambda lines: (
+                sum('"answered_by": "auto"' in x for x in lines) >= 1 and any('"s1"' in x for x in lines)
+            ),
+        )
         await player
         received = [msgpack.unpackb(d, raw=False) for d in agent_box[0].received] if agent_box else []
         await agent_box[0].room.disconnect()
         bad_env = {**env, "LIVEKIT_API_SECRET": "wrong-secret-0123456789-0123456789-xyz"}
         bad = await run_cli(["live", "--no-ui", "--room", ROOM, "--no-record"], bad_env)
         token = server.mint_token("inspector-given", ROOM)
-        given = await run_cli(["live", "--no-ui", "--token", token, "--no-record"],
-                              {k: v for k, v in env.items() if not k.startswith("LIVEKIT_API")},
-                              stop_when=lambda lines: any("connected to room" in x for x in lines))
+        given = await run_cli(
+            ["live", "--no-ui", "--token", token, "--no-record"],
+            {k: v for k, v in env.items() if not k.startswith("LIVEKIT_API")},
+            stop_when=lambda lines: any("connected to room" in x for x in lines),
+        )
         with open(rules_path, "w", encoding="utf-8") as fh:
             fh.write('[[rule]]\ntool = "x"\n\n[[rule]]\ntool = "y"\nresult = "not a map"\n')
         bad_rules = await run_cli(["live", "--no-ui", "--room", ROOM, "--answer-rules", rules_path], env)
-        refused = await run_cli(["live", "--no-ui", "--room", ROOM, "--no-record"],
-                                {**env, "LIVEKIT_URL": "ws://127.0.0.1:1"})
-        return {"live": live, "bad": bad, "given": given, "given_token": token, "bad_rules": bad_rules,
-                "refused": refused, "recording": path, "received": received, "secret": SECRET}
+        refused = await run_cli(
+            ["live", "--no-ui", "--room", ROOM, "--no-record"], {**env, "LIVEKIT_URL": "ws://127.0.0.1:1"}
+        )
+        return {
+            "live": live,
+            "bad": bad,
+            "given": given,
+            "given_token": token,
+            "bad_rules": bad_rules,
+            "refused": refused,
+            "recording": path,
+            "received": received,
+            "secret": SECRET,
+        }
 
 
 SCENARIOS = {"answer_and_auto": answer_and_auto, "leave_and_drop": leave_and_drop, "cli_live": cli_live}

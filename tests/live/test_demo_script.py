@@ -43,7 +43,9 @@ def test_one_round_covers_every_mode_and_says_what_came_back():
     results = [e["body"] for e, _ in sent if e["type"] == 7]
     assert {"errorCode": "execution_error"}.items() <= next(r for r in results if not r["success"]).items()
     said = [e["body"]["content"] for e, _ in sent if e["type"] == 3]
-    assert any(t.startswith("got your result for read_local_file") and "success, stanzaId 2" in t for t in said)
+    assert any(
+        t.startswith("got your result for read_local_file") and "success, stanzaId 2" in t for t in said
+    )
     assert any(t.startswith("no client ran calculator") for t in said)  # "either": the agent ran it itself
     assert any(t.startswith("no result for get_location") for t in said)  # nobody answered: timed out
     # stanzas: the agent counts down from -1, the user up from 1, the inspector's answer took the next one

@@ -21,15 +21,29 @@ def test_answer_api_and_auto_responder_send_the_spec_envelope(scenario):
     answers = {e["body"]["id"]: e for e in r["agent_received"] if e["type"] == 7}
     assert set(answers) == {"r_client", "r_either"}  # nothing for the server-executed request
     # the user's client message had stanzaId 7, so the inspector's answers go on from 8
-    assert answers["r_either"] == {"stanzaId": 8, "conversationId": "conv_test", "type": 7, "meta": {},
-                                   "body": {"id": "r_either", "success": True, "result": {"answer": 4}}}
-    assert answers["r_client"] == {"stanzaId": 9, "conversationId": "conv_test", "type": 7, "meta": {},
-                                   "body": {"id": "r_client", "success": True, "result": {"content": "hi"}}}
+    assert answers["r_either"] == {
+        "stanzaId": 8,
+        "conversationId": "conv_test",
+        "type": 7,
+        "meta": {},
+        "body": {"id": "r_either", "success": True, "result": {"answer": 4}},
+    }
+    assert answers["r_client"] == {
+        "stanzaId": 9,
+        "conversationId": "conv_test",
+        "type": 7,
+        "meta": {},
+        "body": {"id": "r_client", "success": True, "result": {"content": "hi"}},
+    }
     assert r["preview_stanza"] == r["sent_stanza"] == 9
     assert r["refused"] == "AnswerRefused"
     calls = r["calls"]
-    assert calls["r_client"] == {"state": "succeeded", "answered_by": "inspector", "results": 1,
-                                 "tool": "read_local_file"}
+    assert calls["r_client"] == {
+        "state": "succeeded",
+        "answered_by": "inspector",
+        "results": 1,
+        "tool": "read_local_file",
+    }
     assert calls["r_either"]["answered_by"] == "auto" and calls["r_server"]["state"] == "pending"
     assert len(r["malformed"]) == 1 and r["malformed"][0].startswith("not MessagePack")
     texts = [text for kind, text in r["messages"] if kind == "participant"]
@@ -38,8 +52,10 @@ def test_answer_api_and_auto_responder_send_the_spec_envelope(scenario):
     # the recording replays to the same calls, answers marked with who sent them
     again = replay(r["recording"])
     now = again.clock.now()
-    replayed = {c.call_id: (c.result.answered_by if c.result else None, len(c.results), c.tool)
-                for c in again.all_calls()}
+    replayed = {
+        c.call_id: (c.result.answered_by if c.result else None, len(c.results), c.tool)
+        for c in again.all_calls()
+    }
     assert replayed == {k: (v["answered_by"], v["results"], v["tool"]) for k, v in calls.items()}
     assert again.find("conv_test", "r_client").state(now).value == "succeeded"
     assert len(again.malformed) == 1
@@ -62,7 +78,11 @@ def test_live_command_prints_records_and_keeps_secrets_out(scenario):
     live = r["live"]
     assert live["code"] == 0, live["stderr"]
     events = [json.loads(line) for line in live["stdout"].splitlines()]
-    assert events[0] == {"event": "recording", "text": f"recording to {r['recording']}", "path": r["recording"]}
+    assert events[0] == {
+        "event": "recording",
+        "text": f"recording to {r['recording']}",
+        "path": r["recording"],
+    }
     assert any(e["event"] == "malformed" for e in events)
     c1 = [e for e in events if e.get("id") == "c1"]
     assert c1[0]["state"] == "pending" and c1[-1]["results"][0]["answered_by"] == "auto"
@@ -79,15 +99,36 @@ def test_live_command_prints_records_and_keeps_secrets_out(scenario):
     assert replay(r["recording"]).find("conv_test", "c1").result.answered_by == "auto"
 
     assert r["bad"]["code"] == 2 and "refused the access token" in r["bad"]["stderr"]
-    assert r["given"]["code"] == 0 and "connected to room conv_test as inspector-given" in r["given"]["stdout"]
-    assert r["bad_rules"]["code"] == 2 and "rules.toml line 1: rule for 'x' needs either" in r["bad_rules"]["stderr"]
+    assert (
+        r["given"]["code"] == 0 and "connected to room conv_test as inspector-given" in r["given"]["stdout"]
+    )
+    assert (
+        r["bad_rules"]["code"] == 2
+        and "rules.toml line 1: rule for 'x' needs either" in r["bad_rules"]["stderr"]
+    )
     assert r["refused"]["code"] == 2 and "nothing is listening at 127.0.0.1:1" in r["refused"]["stderr"]
 
 
 def test_demo_headless_plays_the_script_and_the_recording_replays(live_env, tmp_path):
     path = tmp_path / "demo.jsonl"
-    proc = subprocess.run([sys.executable, "-m", "inspector", "demo", "--no-ui", "--auto", "--speed", "4",
-                           "--record", str(path)], env=live_env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "inspector",
+            "demo",
+            "--no-ui",
+            "--auto",
+            "--speed",
+            "4",
+            "--record",
+            str(path),
+        ],
+        env=live_env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0, proc.stderr
     assert "answered by auto" in proc.stdout and "overdue" in proc.stdout
     store = replay(str(path))

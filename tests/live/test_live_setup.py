@@ -26,8 +26,16 @@ ENV = {"LIVEKIT_URL": "ws://127.0.0.1:7880", "LIVEKIT_API_KEY": "devkey", "LIVEK
 
 
 def resolve(env=ENV, **options):
-    base = dict(url=None, room="conv_1", identity=None, token=None, api_key=None, api_secret=None,
-                visible=False, answering=False)
+    base = dict(
+        url=None,
+        room="conv_1",
+        identity=None,
+        token=None,
+        api_key=None,
+        api_secret=None,
+        visible=False,
+        answering=False,
+    )
     base.update(options)
     return creds.resolve(env=env, **base)
 
@@ -35,7 +43,9 @@ def resolve(env=ENV, **options):
 def test_minted_token_is_hidden_and_may_publish_only_when_answering():
     observer = resolve()
     claims = creds.token_claims(observer.token)
-    assert observer.minted and observer.identity.startswith("inspector-") and claims["sub"] == observer.identity
+    assert (
+        observer.minted and observer.identity.startswith("inspector-") and claims["sub"] == observer.identity
+    )
     assert claims["iss"] == "devkey" and claims["video"]["room"] == "conv_1"
     assert claims["video"]["hidden"] is True and claims["video"]["canPublishData"] is False
     answering = creds.token_claims(resolve(answering=True, visible=True, identity="me").token)
@@ -46,23 +56,37 @@ def test_minted_token_is_hidden_and_may_publish_only_when_answering():
 
 
 def test_given_token_names_room_and_identity():
-    token = creds.mint("devkey", SECRET, identity="alice", room="conv_9", hidden=False, can_publish_data=False)
+    token = creds.mint(
+        "devkey", SECRET, identity="alice", room="conv_9", hidden=False, can_publish_data=False
+    )
     given = resolve(env={"LIVEKIT_URL": "wss://lk.example.org"}, room=None, token=token)
-    assert (given.room, given.identity, given.can_publish_data, given.minted) == ("conv_9", "alice", False, False)
+    assert (given.room, given.identity, given.can_publish_data, given.minted) == (
+        "conv_9",
+        "alice",
+        False,
+        False,
+    )
     with pytest.raises(SetupError, match="the token is for room 'conv_9', not 'other'"):
         resolve(room="other", token=token)
     with pytest.raises(SetupError, match="not a JWT"):
         resolve(token="not-a-token")
 
 
-@pytest.mark.parametrize("env, options, words", [
-    ({}, {}, "no LiveKit URL: give --url or set LIVEKIT_URL"),
-    ({"LIVEKIT_URL": "ftp://x"}, {}, "must start with ws://"),
-    ({"LIVEKIT_URL": "ws://x:99999"}, {}, "invalid port"),
-    ({"LIVEKIT_URL": "ws://x"}, {}, "LIVEKIT_API_KEY and LIVEKIT_API_SECRET"),
-    ({"LIVEKIT_URL": "ws://x", "LIVEKIT_API_KEY": "k"}, {}, "(--api-key/--api-secret or LIVEKIT_API_SECRET)"),
-    (ENV, {"room": None}, "give --room NAME"),
-])
+@pytest.mark.parametrize(
+    "env, options, words",
+    [
+        ({}, {}, "no LiveKit URL: give --url or set LIVEKIT_URL"),
+        ({"LIVEKIT_URL": "ftp://x"}, {}, "must start with ws://"),
+        ({"LIVEKIT_URL": "ws://x:99999"}, {}, "invalid port"),
+        ({"LIVEKIT_URL": "ws://x"}, {}, "LIVEKIT_API_KEY and LIVEKIT_API_SECRET"),
+        (
+            {"LIVEKIT_URL": "ws://x", "LIVEKIT_API_KEY": "k"},
+            {},
+            "(--api-key/--api-secret or LIVEKIT_API_SECRET)",
+        ),
+        (ENV, {"room": None}, "give --room NAME"),
+    ],
+)
 def test_missing_or_wrong_settings_say_what_to_do(env, options, words):
     with pytest.raises(SetupError) as info:
         resolve(env=env, **options)
@@ -87,8 +111,9 @@ def test_session_checks_rules_and_grants_before_connecting(tmp_path, monkeypatch
     token = creds.mint("devkey", SECRET, identity="x", room="r", hidden=True, can_publish_data=False)
     with pytest.raises(SetupError, match="canPublishData is false"):
         LiveSession.prepare(LiveOptions(token=token, answer_rules=str(rules), no_record=True))
-    session = LiveSession.prepare(LiveOptions(room="r", answer_rules=str(rules), no_ui=True,
-                                              record=str(tmp_path / "rec.jsonl")))
+    session = LiveSession.prepare(
+        LiveOptions(room="r", answer_rules=str(rules), no_ui=True, record=str(tmp_path / "rec.jsonl"))
+    )
     try:
         assert session.source.can_answer and session.engine is not None
         assert session.options.recording_path == str(tmp_path / "rec.jsonl")
@@ -107,8 +132,16 @@ def test_run_reports_setup_mistakes_with_exit_2(tmp_path):
     bad = tmp_path / "rules.toml"
     bad.write_text('[[rule]]\ntool = "x"\nresult = 3\n')
     err = io.StringIO()
-    assert run(LiveOptions(no_ui=True, url="ws://h", room="r", api_key="k", api_secret=SECRET,
-                           answer_rules=str(bad)), out=io.StringIO(), err=err) == 2
+    assert (
+        run(
+            LiveOptions(
+                no_ui=True, url="ws://h", room="r", api_key="k", api_secret=SECRET, answer_rules=str(bad)
+            ),
+            out=io.StringIO(),
+            err=err,
+        )
+        == 2
+    )
     assert f"{bad} line 3: result must be a map" in err.getvalue()
 
 
@@ -117,15 +150,22 @@ class FakeConnectError(Exception):
         self.message = message
 
 
-@pytest.mark.parametrize("message, words", [
-    ("engine: signal failure: client error: 401 Unauthorized - invalid token: bad signature",
-     "the server refused the access token (invalid token: bad signature): check that LIVEKIT_API_KEY"),
-    ("engine: signal failure: transport connection error: IO error: Connection refused (os error 111)",
-     "nothing is listening at ws://h:1"),
-    ("engine: signal failure: failed to parse the url: unsupported scheme: ftp", "is not a LiveKit URL"),
-    ("engine: wait_pc_connection timed out", "timed out"),
-    ("something new", "could not join the room at ws://h:1: something new"),
-])
+@pytest.mark.parametrize(
+    "message, words",
+    [
+        (
+            "engine: signal failure: client error: 401 Unauthorized - invalid token: bad signature",
+            "the server refused the access token (invalid token: bad signature): check that LIVEKIT_API_KEY",
+        ),
+        (
+            "engine: signal failure: transport connection error: IO error: Connection refused (os error 111)",
+            "nothing is listening at ws://h:1",
+        ),
+        ("engine: signal failure: failed to parse the url: unsupported scheme: ftp", "is not a LiveKit URL"),
+        ("engine: wait_pc_connection timed out", "timed out"),
+        ("something new", "could not join the room at ws://h:1: something new"),
+    ],
+)
 def test_connect_failures_are_explained(message, words):
     assert words in explain("ws://h:1", FakeConnectError(message), minted=True)
 
@@ -156,8 +196,12 @@ def test_printer_prints_calls_as_threaded_and_again_when_overdue():
 
     lines = asyncio.run(scenario())
     assert [(e["event"], e.get("id"), e.get("state")) for e in lines] == [
-        ("call", "c1", "pending"), ("message", None, None), ("call", "c2", "pending"),
-        ("call", "c2", "succeeded"), ("call", "c1", "overdue")]
+        ("call", "c1", "pending"),
+        ("message", None, None),
+        ("call", "c2", "pending"),
+        ("call", "c2", "succeeded"),
+        ("call", "c1", "overdue"),
+    ]
 
 
 def test_text_printer_uses_the_dump_format():
@@ -169,16 +213,20 @@ def test_text_printer_uses_the_dump_format():
 
 
 def test_log_lines_are_redacted():
-    record = logging.LogRecord("livekit", logging.WARNING, "x", 1, "connect %s with %s", ("ws://h", SECRET), None)
+    record = logging.LogRecord(
+        "livekit", logging.WARNING, "x", 1, "connect %s with %s", ("ws://h", SECRET), None
+    )
     Redact([SECRET]).filter(record)
     assert record.getMessage() == "connect ws://h with <secret>"
 
 
 def test_answering_and_setup_modules_stay_light():
-    code = ("import sys, inspector.answer.compose, inspector.answer.rules, inspector.answer.engine, "
-            "inspector.sources.base, inspector.sources.memory, inspector.live.session, inspector.live.runner, "
-            "inspector.sources.livekit_room, inspector.demo.script\n"
-            "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'livekit', 'aiortc'))))")
+    code = (
+        "import sys, inspector.answer.compose, inspector.answer.rules, inspector.answer.engine, "
+        "inspector.sources.base, inspector.sources.memory, inspector.live.session, inspector.live.runner, "
+        "inspector.sources.livekit_room, inspector.demo.script\n"
+        "print(','.join(sorted(m for m in sys.modules if m.split('.')[0] in ('textual', 'livekit', 'aiortc'))))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     assert proc.stdout.strip() == ""
@@ -187,16 +235,20 @@ def test_answering_and_setup_modules_stay_light():
 def test_supervisor_reports_a_crash_of_the_child_with_the_recording(tmp_path):
     from inspector.live import supervise
 
-    crash = ("import os, signal, json\n"
-             "json.dump({'recording': '/tmp/r.jsonl'}, open(os.environ['INSPECTOR_LIVE_STATUS'], 'w'))\n"
-             "os.kill(os.getpid(), signal.SIGTERM)\n")
+    crash = (
+        "import os, signal, json\n"
+        "json.dump({'recording': '/tmp/r.jsonl'}, open(os.environ['INSPECTOR_LIVE_STATUS'], 'w'))\n"
+        "os.kill(os.getpid(), signal.SIGTERM)\n"
+    )
     err = io.StringIO()
     assert supervise.supervise([sys.executable, "-c", crash], err=err) == supervise.EXIT_CRASH
     message = err.getvalue()
     assert "the LiveKit core stopped (signal SIGTERM)" in message
     assert "The recording so far is at /tmp/r.jsonl" in message
     err = io.StringIO()
-    assert supervise.supervise([sys.executable, "-c", "import os; os.abort()"], err=err) == supervise.EXIT_CRASH
+    assert (
+        supervise.supervise([sys.executable, "-c", "import os; os.abort()"], err=err) == supervise.EXIT_CRASH
+    )
     assert "SIGABRT" in err.getvalue()
     assert supervise.supervise([sys.executable, "-c", "raise SystemExit(2)"], err=io.StringIO()) == 2
 
@@ -222,7 +274,17 @@ def test_demo_without_the_room_extra_says_how_to_install_it(monkeypatch):
     monkeypatch.setattr(netcheck, "only_loopback", lambda: False)
     monkeypatch.setitem(sys.modules, "inspector.room.thread", None)
     err = io.StringIO()
-    args = argparse.Namespace(answer_rules=None, auto=False, rounds=None, no_ui=True, answer=None, record=None,
-                              no_record=True, json=False, verbose=False, speed=1.0)
+    args = argparse.Namespace(
+        answer_rules=None,
+        auto=False,
+        rounds=None,
+        no_ui=True,
+        answer=None,
+        record=None,
+        no_record=True,
+        json=False,
+        verbose=False,
+        speed=1.0,
+    )
     assert launcher.run_demo(args, out=io.StringIO(), err=err) == 2
     assert "pip install 'inspector[room]'" in err.getvalue()

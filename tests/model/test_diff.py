@@ -7,15 +7,30 @@ from inspector.model.diff import hunks_from_structured_patch, parse_unified_diff
 
 def test_structured_patch_numbers_old_and_new_lines():
     (hunk,) = hunks_from_structured_patch(
-        [{"oldStart": 10, "oldLines": 3, "newStart": 10, "newLines": 4, "lines": [" a", "-b", "+c", "+d", " e"]}]
+        [
+            {
+                "oldStart": 10,
+                "oldLines": 3,
+                "newStart": 10,
+                "newLines": 4,
+                "lines": [" a", "-b", "+c", "+d", " e"],
+            }
+        ]
     )
     assert [(line.kind, line.old_no, line.new_no) for line in hunk.lines] == [
-        (" ", 10, 10), ("-", 11, None), ("+", None, 11), ("+", None, 12), (" ", 12, 13)]
+        (" ", 10, 10),
+        ("-", 11, None),
+        ("+", None, 11),
+        ("+", None, 12),
+        (" ", 12, 13),
+    ]
 
 
 def test_unified_diff_with_headers_and_two_files():
-    text = ("--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n"
-            "--- y.rs\n+++ y.rs\n@@ -5 +5,2 @@ fn main\n ctx\n+added\n")
+    text = (
+        "--- a/x.py\n+++ b/x.py\n@@ -1,2 +1,2 @@\n-old\n+new\n same\n"
+        "--- y.rs\n+++ y.rs\n@@ -5 +5,2 @@ fn main\n ctx\n+added\n"
+    )
     files = parse_unified_diff(text)
     assert [f.path for f in files] == ["x.py", "y.rs"]
     assert files[0].added == 1 and files[0].removed == 1

@@ -21,8 +21,9 @@ def session():
     failed_result.error_message = "File not found: /tmp/Notes.txt"
     s.ingest(failed_result)
     s.ingest(make_result("fa1", ts=1002.0))  # a duplicate result
-    items["pending"] = s.ingest(make_request("pe1", "Read", ts=1000.0, timeout_ms=10_000,
-                                             executor=Executor.EITHER))
+    items["pending"] = s.ingest(
+        make_request("pe1", "Read", ts=1000.0, timeout_ms=10_000, executor=Executor.EITHER)
+    )
     items["overdue"] = s.ingest(make_request("ov1", "Read", ts=990.0, timeout_ms=5000))
     items["late"] = s.ingest(make_request("la1", "Write", ts=990.0, timeout_ms=1000, group="conv-2"))
     s.ingest(make_result("la1", ts=995.0, group="conv-2"))
@@ -103,7 +104,13 @@ def test_terms_combine_with_and_and_negate_with_bang_or_minus(session):
     assert names("tool:Read state:pending", session) == {"pending"}
     assert names("-tool:Read state:pending", session) == {"violation", "dup_request"}
     assert names("!state:ok !state:pending", session) == set(session[1]) - {
-        "ok", "late", "orphan", "pending", "violation", "dup_request"}
+        "ok",
+        "late",
+        "orphan",
+        "pending",
+        "violation",
+        "dup_request",
+    }
     assert names('tool:"web_search" -"dup"', session) == {"ok", "dup_request"}
 
 

@@ -148,8 +148,13 @@ def test_seek_forward_is_incremental_and_backward_rebuilds():
 
 
 def test_timeline_fills_missing_and_backwards_timestamps():
-    events = [Malformed(where="l1", reason="x"), make_request(ts=50.0), Message(kind="k"),
-              make_result(ts=40.0), make_result(ts=60.0)]
+    events = [
+        Malformed(where="l1", reason="x"),
+        make_request(ts=50.0),
+        Message(kind="k"),
+        make_result(ts=40.0),
+        make_result(ts=60.0),
+    ]
     assert timeline(events) == [50.0, 50.0, 50.0, 50.0, 60.0]
     assert timeline([Message(kind="a"), Message(kind="b")], untimed_step=0.5) == [0.0, 0.5]
 

@@ -63,8 +63,11 @@ def test_groups_and_sources_keep_ids_apart():
 
 
 def test_outcomes_map_to_states():
-    for outcome, state in [(Outcome.TIMEOUT, State.TIMED_OUT), (Outcome.CANCELED, State.CANCELED),
-                           (Outcome.DENIED, State.DENIED)]:
+    for outcome, state in [
+        (Outcome.TIMEOUT, State.TIMED_OUT),
+        (Outcome.CANCELED, State.CANCELED),
+        (Outcome.DENIED, State.DENIED),
+    ]:
         s = store()
         call = s.ingest(make_request())
         s.ingest(make_result(outcome=outcome))

@@ -17,9 +17,18 @@ def uuid() -> str:
 
 def record(kind: str, content: Any, ts: str = "2025-06-01T10:00:00.000Z", **extra: Any) -> dict:
     """A user or assistant record of session SID."""
-    base = {"parentUuid": None, "isSidechain": False, "userType": "external", "cwd": "/w",
-            "sessionId": SID, "version": "2.0.37", "type": kind, "uuid": uuid(), "timestamp": ts,
-            "message": {"role": kind, "content": content}}
+    base = {
+        "parentUuid": None,
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/w",
+        "sessionId": SID,
+        "version": "2.0.37",
+        "type": kind,
+        "uuid": uuid(),
+        "timestamp": ts,
+        "message": {"role": kind, "content": content},
+    }
     base.update(extra)
     return base
 
@@ -35,8 +44,15 @@ def result(call_id: str, content: Any, is_error: bool | None = None) -> dict:
     return block
 
 
-def call(call_id: str, name: str, params: Any, content: Any = "ok", structured: Any = None,
-         is_error: bool | None = None, **extra: Any) -> list[dict]:
+def call(
+    call_id: str,
+    name: str,
+    params: Any,
+    content: Any = "ok",
+    structured: Any = None,
+    is_error: bool | None = None,
+    **extra: Any,
+) -> list[dict]:
     """An assistant record with one tool_use and the user record answering it."""
     answer = record("user", [result(call_id, content, is_error)], ts="2025-06-01T10:00:01.500Z", **extra)
     if structured is not None:

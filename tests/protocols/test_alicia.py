@@ -37,12 +37,23 @@ def test_every_defined_type_number_is_named():
 
 
 def test_request_in_full():
-    body = {"id": "toolreq_xyz789", "messageId": "msg_a9X8Y", "toolName": "read_local_file",
-            "execution": "client", "parameters": {"filePath": "/x"}, "timeoutMs": 5000}
+    body = {
+        "id": "toolreq_xyz789",
+        "messageId": "msg_a9X8Y",
+        "toolName": "read_local_file",
+        "execution": "client",
+        "parameters": {"filePath": "/x"},
+        "timeoutMs": 5000,
+    }
     (req,) = alicia.decode_packet(packet(env(6, body)), ts=100.0, sender="agent-1", topic="t")
     assert isinstance(req, Request)
     assert (req.call_id, req.tool, req.executor, req.timeout_ms, req.deadline) == (
-        "toolreq_xyz789", "read_local_file", Executor.CLIENT, 5000, 105.0)
+        "toolreq_xyz789",
+        "read_local_file",
+        Executor.CLIENT,
+        5000,
+        105.0,
+    )
     assert req.group == "conv_1" and req.sender == "agent-1" and req.message_id == "msg_a9X8Y"
     assert req.params == {"filePath": "/x"} and req.violation is None
     assert req.extra["topic"] == "t" and req.extra["stanzaId"] == -1
@@ -64,23 +75,52 @@ def test_missing_or_unknown_execution_is_a_violation_not_a_guess(execution):
 
 
 def test_result_variants_in_the_wild():
-    (a,) = alicia.decode_packet(packet(env(7, {"requestId": "r1", "success": False,
-                                               "error": {"code": "invalid_parameters", "message": "bad"}})))
-    assert (a.call_id, a.outcome, a.error_code, a.error_message) == ("r1", Outcome.ERROR, "invalid_parameters", "bad")
+    (a,) = alicia.decode_packet(
+        packet(
+            env(
+                7,
+                {
+                    "requestId": "r1",
+                    "success": False,
+                    "error": {"code": "invalid_parameters", "message": "bad"},
+                },
+            )
+        )
+    )
+    assert (a.call_id, a.outcome, a.error_code, a.error_message) == (
+        "r1",
+        Outcome.ERROR,
+        "invalid_parameters",
+        "bad",
+    )
     (b,) = alicia.decode_packet(packet(env(7, {"id": "r2", "success": True, "data": {"x": 1}})))
     assert b.outcome is Outcome.SUCCESS and b.data == {"x": 1}
-    (c,) = alicia.decode_packet(packet(env(7, {"id": "r3", "success": False, "errorCode": "timeout",
-                                               "errorMessage": "Tool execution exceeded timeout of 5000ms"})))
+    (c,) = alicia.decode_packet(
+        packet(
+            env(
+                7,
+                {
+                    "id": "r3",
+                    "success": False,
+                    "errorCode": "timeout",
+                    "errorMessage": "Tool execution exceeded timeout of 5000ms",
+                },
+            )
+        )
+    )
     assert c.outcome is Outcome.TIMEOUT
     (d,) = alicia.decode_packet(packet(env(7, {"id": "r4", "success": False, "errorCode": "my_custom"})))
     assert d.outcome is Outcome.ERROR and d.error_code == "my_custom"
-    (e,) = alicia.decode_packet(packet(env(6, {"id": "q", "toolName": "t", "execution": "either",
-                                               "arguments": {"k": 1}})))
+    (e,) = alicia.decode_packet(
+        packet(env(6, {"id": "q", "toolName": "t", "execution": "either", "arguments": {"k": 1}}))
+    )
     assert e.params == {"k": 1}
 
 
 def test_array_of_envelopes_and_flat_message():
-    events = alicia.decode_packet(packet([env(2, {"content": "hi"}), env(3, {"content": "yo"})]), where="packet 1")
+    events = alicia.decode_packet(
+        packet([env(2, {"content": "hi"}), env(3, {"content": "yo"})]), where="packet 1"
+    )
     assert [e.kind for e in events] == ["UserMessage", "AssistantMessage"]
     assert events[1].raw.where == "packet 1"
     (flat,) = alicia.decode_packet(packet({"type": 9, "text": "What's", "isFinal": False}))
@@ -92,14 +132,17 @@ def test_unknown_type_is_kept_as_a_conversation_event():
     assert isinstance(m, Message) and m.kind == "unknown type 99"
 
 
-@pytest.mark.parametrize("data,reason", [
-    (b"\xc1\xc1", "not MessagePack"),
-    (packet("hello"), "not an Alicia envelope"),
-    (packet({"stanzaId": 1, "body": {}}), "no integer 'type'"),
-    (packet(env(6, {"toolName": "x", "execution": "client"})), "without a text 'id'"),
-    (packet(env(7, "nope")), "body is not a map"),
-    (packet(env(6, {"id": "x"}))[:-3], "MessagePack"),
-])
+@pytest.mark.parametrize(
+    "data,reason",
+    [
+        (b"\xc1\xc1", "not MessagePack"),
+        (packet("hello"), "not an Alicia envelope"),
+        (packet({"stanzaId": 1, "body": {}}), "no integer 'type'"),
+        (packet(env(6, {"toolName": "x", "execution": "client"})), "without a text 'id'"),
+        (packet(env(7, "nope")), "body is not a map"),
+        (packet(env(6, {"id": "x"}))[:-3], "MessagePack"),
+    ],
+)
 def test_bad_packets_become_malformed_with_a_reason(data, reason):
     events = alicia.decode_packet(data, where="packet 7")
     assert len(events) == 1 and isinstance(events[0], Malformed)
@@ -107,17 +150,37 @@ def test_bad_packets_become_malformed_with_a_reason(data, reason):
 
 
 def test_encode_tool_result_round_trip_exactly_as_the_spec_says():
-    data = alicia.encode_tool_result(conversation_id="conv_1", stanza_id=3, call_id="toolreq_xyz789",
-                                     success=False, error_code="unknown_tool",
-                                     error_message=alicia.error_message_for("unknown_tool", "read_local_file"))
+    data = alicia.encode_tool_result(
+        conversation_id="conv_1",
+        stanza_id=3,
+        call_id="toolreq_xyz789",
+        success=False,
+        error_code="unknown_tool",
+        error_message=alicia.error_message_for("unknown_tool", "read_local_file"),
+    )
     decoded = msgpack.unpackb(data, raw=False)
-    assert decoded == {"stanzaId": 3, "conversationId": "conv_1", "type": 7, "meta": {},
-                       "body": {"id": "toolreq_xyz789", "success": False, "errorCode": "unknown_tool",
-                                "errorMessage": "Tool 'read_local_file' is not supported by this client"}}
+    assert decoded == {
+        "stanzaId": 3,
+        "conversationId": "conv_1",
+        "type": 7,
+        "meta": {},
+        "body": {
+            "id": "toolreq_xyz789",
+            "success": False,
+            "errorCode": "unknown_tool",
+            "errorMessage": "Tool 'read_local_file' is not supported by this client",
+        },
+    }
     (result,) = alicia.decode_packet(data)
-    assert isinstance(result, Result) and result.call_id == "toolreq_xyz789" and result.outcome is Outcome.ERROR
-    ok = msgpack.unpackb(alicia.encode_tool_result(conversation_id="c", stanza_id=1, call_id="a", success=True,
-                                                   result={"answer": 42.5}), raw=False)
+    assert (
+        isinstance(result, Result) and result.call_id == "toolreq_xyz789" and result.outcome is Outcome.ERROR
+    )
+    ok = msgpack.unpackb(
+        alicia.encode_tool_result(
+            conversation_id="c", stanza_id=1, call_id="a", success=True, result={"answer": 42.5}
+        ),
+        raw=False,
+    )
     assert ok["body"] == {"id": "a", "success": True, "result": {"answer": 42.5}}
     assert alicia.error_message_for("timeout", "x", 5000) == "Tool execution exceeded timeout of 5000ms"
 
@@ -130,8 +193,11 @@ def test_spec_corpus_threads_into_calls(corpus):
         store.ingest_many(alicia.read(str(path)))
         assert not store.malformed and not store.orphans
         states = {c.call_id: c.state() for c in store.all_calls()}
-        assert states == {"toolreq_abc123": State.SUCCEEDED, "toolreq_xyz789": State.FAILED,
-                          "toolreq_def456": State.TIMED_OUT}
+        assert states == {
+            "toolreq_abc123": State.SUCCEEDED,
+            "toolreq_xyz789": State.FAILED,
+            "toolreq_def456": State.TIMED_OUT,
+        }
         kinds = [m.kind for m in store.items if isinstance(m, Message)]
         assert "ErrorMessage" in kinds and "Transcription" in kinds
 
@@ -147,13 +213,18 @@ def test_json_lines_and_hex_agree(corpus):
     lines = (corpus / "alicia" / "derived_spec_examples.envelopes.jsonl").read_text().splitlines()
     hexes = (corpus / "alicia" / "derived_spec_examples.msgpack.hex").read_text().split()
     packed = [h for h in hexes if all(ch in "0123456789abcdef" for ch in h.lower())]
-    assert [json.loads(line) for line in lines] == [msgpack.unpackb(binascii.unhexlify(h), raw=False) for h in packed]
+    assert [json.loads(line) for line in lines] == [
+        msgpack.unpackb(binascii.unhexlify(h), raw=False) for h in packed
+    ]
 
 
 def test_binary_stream_file(tmp_path):
     path = tmp_path / "s.msgpack"
-    path.write_bytes(packet(env(6, {"id": "a", "toolName": "t", "execution": "client"})) +
-                     packet(env(7, {"id": "a", "success": True, "result": {}})) + b"\x92\x01")
+    path.write_bytes(
+        packet(env(6, {"id": "a", "toolName": "t", "execution": "client"}))
+        + packet(env(7, {"id": "a", "success": True, "result": {}}))
+        + b"\x92\x01"
+    )
     assert alicia.sniff(str(path), path.read_bytes()) > 0
     events = list(alicia.read(str(path)))
     assert [type(e).__name__ for e in events] == ["Request", "Result", "Malformed"]

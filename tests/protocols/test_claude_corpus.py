@@ -28,7 +28,11 @@ def records(path: Path) -> list[dict]:
 def blocks(record: dict, kind: str) -> list[dict]:
     message = record.get("message")
     content = message.get("content") if isinstance(message, dict) else None
-    return [b for b in content if isinstance(b, dict) and b.get("type") == kind] if isinstance(content, list) else []
+    return (
+        [b for b in content if isinstance(b, dict) and b.get("type") == kind]
+        if isinstance(content, list)
+        else []
+    )
 
 
 def tool_use_ids(path: Path) -> list[str]:
@@ -53,8 +57,10 @@ def subagent_files(path: Path) -> dict[Path, str]:
     tasks = agent_tasks(path)
     files = {}
     for agent_id, call_id in tasks.items():
-        for candidate in (path.with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl",
-                          path.parent / f"agent-{agent_id}.jsonl"):
+        for candidate in (
+            path.with_suffix("") / "subagents" / f"agent-{agent_id}.jsonl",
+            path.parent / f"agent-{agent_id}.jsonl",
+        ):
             if candidate.is_file():
                 files[candidate] = call_id
                 break
@@ -118,15 +124,30 @@ def with_progress_copies(source: Path, target: Path) -> Path:
             sub = by_call.get(block["id"])
             for inner in records(sub) if sub is not None else []:
                 if isinstance(inner["message"]["content"], list):
-                    lines.append(json.dumps({
-                        "parentUuid": None, "isSidechain": False, "sessionId": inner["sessionId"],
-                        "type": "progress", "data": {
-                            "message": {k: inner[k] for k in ("type", "message", "uuid", "timestamp")},
-                            "normalizedMessages": [], "type": "agent_progress", "prompt": "",
-                            "agentId": inner["agentId"]},
-                        "toolUseID": "agent_msg_" + inner["uuid"][:8], "parentToolUseID": block["id"],
-                        "uuid": "p" + inner["uuid"][1:], "timestamp": inner["timestamp"]},
-                        separators=(",", ":")).encode())
+                    lines.append(
+                        json.dumps(
+                            {
+                                "parentUuid": None,
+                                "isSidechain": False,
+                                "sessionId": inner["sessionId"],
+                                "type": "progress",
+                                "data": {
+                                    "message": {
+                                        k: inner[k] for k in ("type", "message", "uuid", "timestamp")
+                                    },
+                                    "normalizedMessages": [],
+                                    "type": "agent_progress",
+                                    "prompt": "",
+                                    "agentId": inner["agentId"],
+                                },
+                                "toolUseID": "agent_msg_" + inner["uuid"][:8],
+                                "parentToolUseID": block["id"],
+                                "uuid": "p" + inner["uuid"][1:],
+                                "timestamp": inner["timestamp"],
+                            },
+                            separators=(",", ":"),
+                        ).encode()
+                    )
     path = target / source.name
     path.write_bytes(b"\n".join(lines) + b"\n")
     return path
@@ -159,14 +180,19 @@ def test_refusals_permissions_and_interruptions_of_real_sessions():
     assert len(denied) == 4 and "rejected by the user: use pnpm" in [r.error_message for r in denied]
     headless = outcomes(by_name["2b4ed4c0-b905-41de-9238-273db3ec737a.jsonl"])
     assert sum(r.outcome is Outcome.DENIED for r in headless) == 6
-    interrupts = sum(isinstance(e, Message) and e.kind == "interrupt" for p in FILES for e in claude.read(str(p)))
-    assert interrupts == sum(p.read_bytes().count(b'"text":"[Request interrupted by user for tool use]"')
-                             for p in FILES)
+    interrupts = sum(
+        isinstance(e, Message) and e.kind == "interrupt" for p in FILES for e in claude.read(str(p))
+    )
+    assert interrupts == sum(
+        p.read_bytes().count(b'"text":"[Request interrupted by user for tool use]"') for p in FILES
+    )
 
 
 def test_every_error_result_of_the_corpus_ends_its_call_badly():
     for path in FILES:
-        errors = {b["tool_use_id"] for r in records(path) for b in blocks(r, "tool_result") if b.get("is_error")}
+        errors = {
+            b["tool_use_id"] for r in records(path) for b in blocks(r, "tool_result") if b.get("is_error")
+        }
         for event in claude.read(str(path)):
             if getattr(event, "call_id", None) in errors and not isinstance(event, Request):
                 assert event.outcome in (Outcome.ERROR, Outcome.DENIED, Outcome.CANCELED), event.raw.where

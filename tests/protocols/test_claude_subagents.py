@@ -24,11 +24,23 @@ def parents(store: CallStore) -> dict[str, str | None]:
     return {c.call_id: (c.parent.call_id if c.parent else None) for c in store.all_calls()}
 
 
-def task(call_id: str, prompt: str, description: str, agent_id: str | None = None, name: str = "Task",
-         answered: bool = True) -> tuple[dict, dict | None]:
-    request, answer = call(call_id, name, {"description": description, "prompt": prompt}, [
-        {"type": "text", "text": "done"}], {"status": "completed", "agentId": agent_id, "prompt": prompt,
-                                           "content": [], "totalToolUseCount": 1} if agent_id else None)
+def task(
+    call_id: str,
+    prompt: str,
+    description: str,
+    agent_id: str | None = None,
+    name: str = "Task",
+    answered: bool = True,
+) -> tuple[dict, dict | None]:
+    request, answer = call(
+        call_id,
+        name,
+        {"description": description, "prompt": prompt},
+        [{"type": "text", "text": "done"}],
+        {"status": "completed", "agentId": agent_id, "prompt": prompt, "content": [], "totalToolUseCount": 1}
+        if agent_id
+        else None,
+    )
     return request, (answer if answered else None)
 
 
@@ -36,18 +48,36 @@ def agent_records(agent_id: str, prompt: str, call_ids: list[str], session: str 
     extra = {"isSidechain": True, "agentId": agent_id, "sessionId": session}
     records = [record("user", prompt, **extra)]
     for call_id in call_ids:
-        records += call(call_id, "Bash", {"command": f"echo {call_id}"}, "out", {"stdout": "out", "stderr": "",
-                                                                             "interrupted": False}, **extra)
+        records += call(
+            call_id,
+            "Bash",
+            {"command": f"echo {call_id}"},
+            "out",
+            {"stdout": "out", "stderr": "", "interrupted": False},
+            **extra,
+        )
     return records
 
 
 def progress(inner: dict, agent_id: str, parent: str, compact: bool = True) -> bytes:
     """A 2.1.x agent_progress record repeating one subagent record."""
-    value = {"parentUuid": None, "isSidechain": False, "sessionId": SID, "type": "progress",
-             "data": {"message": {k: inner[k] for k in ("type", "message", "uuid", "timestamp")},
-                      "normalizedMessages": [], "type": "agent_progress", "prompt": "p", "agentId": agent_id},
-             "toolUseID": f"agent_msg_{uuid()[-4:]}", "parentToolUseID": parent, "uuid": uuid(),
-             "timestamp": "2025-06-01T10:00:01.000Z"}
+    value = {
+        "parentUuid": None,
+        "isSidechain": False,
+        "sessionId": SID,
+        "type": "progress",
+        "data": {
+            "message": {k: inner[k] for k in ("type", "message", "uuid", "timestamp")},
+            "normalizedMessages": [],
+            "type": "agent_progress",
+            "prompt": "p",
+            "agentId": agent_id,
+        },
+        "toolUseID": f"agent_msg_{uuid()[-4:]}",
+        "parentToolUseID": parent,
+        "uuid": uuid(),
+        "timestamp": "2025-06-01T10:00:01.000Z",
+    }
     return json.dumps(value, separators=(",", ":") if compact else (", ", ": ")).encode()
 
 
@@ -66,8 +96,13 @@ def test_inline_sidechains_nest_under_the_task_whose_prompt_they_start_with(tmp_
             del item["agentId"]
     path = write(tmp_path / "s.jsonl", [record("user", "Go"), ask_a, ask_b, *side_b, done_b, *side_a, done_a])
     store = store_of(path)
-    assert parents(store) == {"toolu_A": None, "toolu_a1": "toolu_A", "toolu_B": None, "toolu_b1": "toolu_B",
-                              "toolu_b2": "toolu_B"}
+    assert parents(store) == {
+        "toolu_A": None,
+        "toolu_a1": "toolu_A",
+        "toolu_B": None,
+        "toolu_b1": "toolu_B",
+        "toolu_b2": "toolu_B",
+    }
     nested = [c for c in store.all_calls() if c.parent is not None]
     assert {c.request.sender for c in nested} == {"subagent"}
     prompt = [m for m in store.calls[("", SID, "toolu_B")].children if isinstance(m, Message)]
@@ -83,13 +118,25 @@ def test_project_level_agent_files_are_linked_by_agent_id_or_first_prompt(tmp_pa
     session = write(tmp_path / "s.jsonl", [ask, done, lost])
     write(tmp_path / "agent-abc123.jsonl", agent_records("abc123", "Find the bug", ["toolu_x1", "toolu_x2"]))
     write(tmp_path / "agent-def456.jsonl", agent_records("def456", "Check the logs", ["toolu_y1"]))
-    write(tmp_path / "agent-warm0001.jsonl", [record("user", "Warmup", isSidechain=True, agentId="warm0001"),
-                                             record("assistant", [{"type": "text", "text": "Ready"}])])
-    write(tmp_path / "agent-other001.jsonl", agent_records("other001", "Check the logs", ["toolu_z1"],
-                                                           session="another-session"))
+    write(
+        tmp_path / "agent-warm0001.jsonl",
+        [
+            record("user", "Warmup", isSidechain=True, agentId="warm0001"),
+            record("assistant", [{"type": "text", "text": "Ready"}]),
+        ],
+    )
+    write(
+        tmp_path / "agent-other001.jsonl",
+        agent_records("other001", "Check the logs", ["toolu_z1"], session="another-session"),
+    )
     store = store_of(session)
-    assert parents(store) == {"toolu_T": None, "toolu_x1": "toolu_T", "toolu_x2": "toolu_T", "toolu_L": None,
-                              "toolu_y1": "toolu_L"}
+    assert parents(store) == {
+        "toolu_T": None,
+        "toolu_x1": "toolu_T",
+        "toolu_x2": "toolu_T",
+        "toolu_L": None,
+        "toolu_y1": "toolu_L",
+    }
     assert store.calls[("", SID, "toolu_x1")].request.sender == "abc123"
     assert not any(isinstance(i, Message) and i.text in ("Warmup", "Ready") for i in store.items)
     alone = store_of(tmp_path / "agent-abc123.jsonl")
@@ -114,10 +161,17 @@ def make_generation_3(folder, with_progress: bool = True):
     write(sub / "agent-a111.jsonl", first)
     (sub / "agent-a111.meta.json").write_text('{"agentType": "general-purpose", "description": "Plan mode"}')
     write(sub / "agent-a222.jsonl", agent_records("a222", "A reworded prompt", ["toolu_q1"]))
-    (sub / "agent-a222.meta.json").write_text('{"agentType": "general-purpose", "description": "Second look"}')
+    (sub / "agent-a222.meta.json").write_text(
+        '{"agentType": "general-purpose", "description": "Second look"}'
+    )
     write(sub / "agent-a333.jsonl", agent_records("a333", "Dig deeper", ["toolu_r1"]))
-    write(sub / "agent-acompact-1.jsonl", [record("user", "Summarise the conversation", isSidechain=True),
-                                          record("assistant", [{"type": "text", "text": "Summary"}])])
+    write(
+        sub / "agent-acompact-1.jsonl",
+        [
+            record("user", "Summarise the conversation", isSidechain=True),
+            record("assistant", [{"type": "text", "text": "Summary"}]),
+        ],
+    )
     main = [record("user", "Go"), ask]
     if with_progress:
         copies = [r for r in first if isinstance(r["message"]["content"], list)]
@@ -128,8 +182,15 @@ def make_generation_3(folder, with_progress: bool = True):
     return write(folder / "s.jsonl", main)
 
 
-EXPECTED_3 = {"toolu_A1": None, "toolu_p1": "toolu_A1", "toolu_p2": "toolu_A1", "toolu_N": "toolu_A1",
-              "toolu_r1": "toolu_N", "toolu_A2": None, "toolu_q1": "toolu_A2"}
+EXPECTED_3 = {
+    "toolu_A1": None,
+    "toolu_p1": "toolu_A1",
+    "toolu_p2": "toolu_A1",
+    "toolu_N": "toolu_A1",
+    "toolu_r1": "toolu_N",
+    "toolu_A2": None,
+    "toolu_q1": "toolu_A2",
+}
 
 
 def test_subagent_files_nest_under_their_call_and_progress_copies_count_once(tmp_path):
@@ -145,8 +206,13 @@ def test_progress_copies_are_the_calls_when_the_subagent_file_is_gone(tmp_path):
     session = make_generation_3(tmp_path)
     shutil.rmtree(tmp_path / "s")
     store = store_of(session)
-    assert parents(store) == {"toolu_A1": None, "toolu_p1": "toolu_A1", "toolu_p2": "toolu_A1",
-                              "toolu_N": "toolu_A1", "toolu_A2": None}
+    assert parents(store) == {
+        "toolu_A1": None,
+        "toolu_p1": "toolu_A1",
+        "toolu_p2": "toolu_A1",
+        "toolu_N": "toolu_A1",
+        "toolu_A2": None,
+    }
     assert store.call_count == 5 and store.duplicate_results == 0
     assert store.calls[("", SID, "toolu_p1")].request.sender == "a111"
     assert store.calls[("", SID, "toolu_p1")].result.data == "out"
@@ -165,8 +231,13 @@ def test_a_progress_line_decodes_alone_to_the_subagent_call(tmp_path):
 def test_a_subagent_result_block_with_list_content_and_a_task_tool_named_agent(tmp_path):
     ask = record("assistant", [use("toolu_G", "Agent", {"description": "d", "prompt": "p"})])
     done = record("user", [result("toolu_G", [{"type": "text", "text": "ok"}])])
-    done["toolUseResult"] = {"status": "completed", "agentId": "g1", "content": [{"type": "text", "text": "ok"}],
-                             "totalToolUseCount": 0, "agentType": "Explore"}
+    done["toolUseResult"] = {
+        "status": "completed",
+        "agentId": "g1",
+        "content": [{"type": "text", "text": "ok"}],
+        "totalToolUseCount": 0,
+        "agentType": "Explore",
+    }
     store = store_of(write(tmp_path / "s.jsonl", [ask, done]))
     detail = store.items[0].result.details
     assert (detail.agent_id, detail.description, detail.content, detail.tool_count) == ("g1", "d", "ok", 0)

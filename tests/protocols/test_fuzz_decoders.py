@@ -21,12 +21,31 @@ from inspector.model import Malformed, Message, Outcome, RawRef, Request, Result
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
 SAMPLES = ROOT / "sample_sessions"
-FUZZ = settings(max_examples=120, deadline=None, database=None,
-                suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large])
+FUZZ = settings(
+    max_examples=120,
+    deadline=None,
+    database=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
 # A file of a known format that cannot be read at all (e.g. a recording from a newer version) may say so.
 WHOLE_FILE_ERRORS = (getattr(protocols, "FormatError", OSError),)
-WRONG_VALUES = [None, 0, -1, 2**70, 1.5, True, [], [1, "x"], {}, {"x": {"y": None}}, "", "str", "\ud800",
-                "Error: x", "\x1b[31m[red]\u202e"]
+WRONG_VALUES = [
+    None,
+    0,
+    -1,
+    2**70,
+    1.5,
+    True,
+    [],
+    [1, "x"],
+    {},
+    {"x": {"y": None}},
+    "",
+    "str",
+    "\ud800",
+    "Error: x",
+    "\x1b[31m[red]\u202e",
+]
 PACKABLE_VALUES = [v for v in WRONG_VALUES if v != 2**70 and v != "\ud800"] + [2**64 - 1, -(2**63), b"\xff"]
 
 
@@ -59,7 +78,9 @@ def _json_lines(path: Path, limit: int = 40, max_len: int = 4000) -> list[dict]:
 
 def _claude_records() -> list[dict]:
     records = []
-    for path in sorted((CORPUS / "claude").rglob("*.jsonl"))[:6] + sorted((SAMPLES / "claude").rglob("*.jsonl")):
+    for path in sorted((CORPUS / "claude").rglob("*.jsonl"))[:6] + sorted(
+        (SAMPLES / "claude").rglob("*.jsonl")
+    ):
         records += [r for r in _json_lines(path, 60) if r.get("type") in ("assistant", "user", "progress")]
     return records[:80]
 
@@ -73,7 +94,12 @@ def examples(name: str) -> tuple[list[bytes], list[dict]]:
     if name == "lmkit":
         return [], _json_lines(SAMPLES / "lmkit.jsonl") + [
             {"Id": "c1", "Name": "t", "ArgumentsJson": '{"a": 1}'},
-            {"ToolCallId": "c1", "ToolName": "t", "Type": "Error", "ResultJson": '{"error": {"message": "m"}}'},
+            {
+                "ToolCallId": "c1",
+                "ToolName": "t",
+                "Type": "Error",
+                "ResultJson": '{"error": {"message": "m"}}',
+            },
             {"conversationId": "x", "toolCalls": [{"id": "c2", "name": "t", "argumentsJson": "{}"}]},
         ]
     if name == "alicia":
@@ -98,7 +124,9 @@ def key_paths(value: Any, depth: int = 0) -> list[tuple]:
     paths: list[tuple] = []
     if depth >= 4:
         return paths
-    children = value.items() if isinstance(value, dict) else enumerate(value[:1]) if isinstance(value, list) else []
+    children = (
+        value.items() if isinstance(value, dict) else enumerate(value[:1]) if isinstance(value, list) else []
+    )
     for key, child in children:
         paths.append((key,))
         paths += [(key, *rest) for rest in key_paths(child, depth + 1)]
@@ -124,7 +152,11 @@ def check(events: list, module) -> None:
             assert isinstance(event.where, str) and event.where, event
             assert isinstance(event.reason, str) and event.reason, event
         elif isinstance(event, Request):
-            assert isinstance(event.call_id, str) and isinstance(event.tool, str) and isinstance(event.group, str)
+            assert (
+                isinstance(event.call_id, str)
+                and isinstance(event.tool, str)
+                and isinstance(event.group, str)
+            )
             assert isinstance(event.summary, str)
         elif isinstance(event, Result):
             assert isinstance(event.call_id, str) and isinstance(event.group, str)
@@ -189,7 +221,9 @@ def test_arbitrary_bytes(name, scratch, data):
 
 @FORMATS
 @FUZZ
-@given(text=st.text(alphabet=st.sampled_from(list('{}[]",:0123456789 .-eEtrufalsn\\\n\tux"\'abc')), max_size=400))
+@given(
+    text=st.text(alphabet=st.sampled_from(list('{}[]",:0123456789 .-eEtrufalsn\\\n\tux"\'abc')), max_size=400)
+)
 def test_json_shaped_noise(name, scratch, text):
     module = module_or_skip(name)
     read_file(module, write(scratch, examples(name)[0], text.encode("utf-8", "surrogatepass")))
@@ -267,7 +301,9 @@ def test_invalid_utf8_inside_valid_lines(name, scratch, data):
     prefix, records = records_or_skip(name)
     line = dumps(data.draw(st.sampled_from(records)))
     at = data.draw(st.integers(0, len(line)))
-    junk = data.draw(st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x00", b"\xc0\xaf"]))
+    junk = data.draw(
+        st.sampled_from([b"\xff", b"\xc3", b"\xed\xa0\x80", b"\xf4\x90\x80\x80", b"\x00", b"\xc0\xaf"])
+    )
     read_file(module, write(scratch, prefix, line[:at] + junk + line[at:] + b"\n" + line + b"\n"))
 
 
@@ -299,13 +335,17 @@ def test_per_line_decoder(name, scratch, data):
     if decode_line is None:
         pytest.skip(f"{name} has no per-line decoder")
     _prefix, records = examples(name)
-    line = data.draw(st.one_of(
-        st.binary(max_size=500),
-        st.sampled_from(records or [{}]).map(dumps),
-        st.sampled_from(records or [{}]).flatmap(
-            lambda r: st.sampled_from(key_paths(r) or [()]).flatmap(
-                lambda path: st.sampled_from(WRONG_VALUES).map(lambda v: dumps(replaced(r, path, v))))),
-    ))
+    line = data.draw(
+        st.one_of(
+            st.binary(max_size=500),
+            st.sampled_from(records or [{}]).map(dumps),
+            st.sampled_from(records or [{}]).flatmap(
+                lambda r: st.sampled_from(key_paths(r) or [()]).flatmap(
+                    lambda path: st.sampled_from(WRONG_VALUES).map(lambda v: dumps(replaced(r, path, v)))
+                )
+            ),
+        )
+    )
     path = write(scratch, [], line + b"\n")
     raw = RawRef(str(path), "line 1", 0, len(line) + 1, protocol=module.NAME)
     events = decode_line(line + b"\n", raw)
@@ -357,15 +397,41 @@ def corpus_packets() -> list[bytes]:
 
 
 SCALARS = st.one_of(
-    st.none(), st.booleans(), st.integers(-(2**63), 2**64 - 1), st.floats(allow_nan=True),
-    st.text(max_size=30), st.binary(max_size=30),
+    st.none(),
+    st.booleans(),
+    st.integers(-(2**63), 2**64 - 1),
+    st.floats(allow_nan=True),
+    st.text(max_size=30),
+    st.binary(max_size=30),
 )
-KEYS = st.one_of(st.sampled_from(["type", "body", "id", "toolName", "parameters", "execution", "timeoutMs",
-                                  "success", "result", "error", "errorCode", "conversationId", "stanzaId",
-                                  "meta", "requestId", "toolUseRequestId"]), st.text(max_size=8),
-                 st.integers(-(2**63), 2**63 - 1))
+KEYS = st.one_of(
+    st.sampled_from(
+        [
+            "type",
+            "body",
+            "id",
+            "toolName",
+            "parameters",
+            "execution",
+            "timeoutMs",
+            "success",
+            "result",
+            "error",
+            "errorCode",
+            "conversationId",
+            "stanzaId",
+            "meta",
+            "requestId",
+            "toolUseRequestId",
+        ]
+    ),
+    st.text(max_size=8),
+    st.integers(-(2**63), 2**63 - 1),
+)
 STRUCTURES = st.recursive(
-    SCALARS, lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=6), max_leaves=30
+    SCALARS,
+    lambda inner: st.lists(inner, max_size=5) | st.dictionaries(KEYS, inner, max_size=6),
+    max_leaves=30,
 )
 
 
@@ -387,7 +453,9 @@ def test_alicia_packet_truncated(data):
 
 
 @FUZZ
-@given(value=STRUCTURES, type_=st.one_of(st.sampled_from([6, 7, 1, 2, 9, 0, 99]), st.none(), st.text(max_size=3)))
+@given(
+    value=STRUCTURES, type_=st.one_of(st.sampled_from([6, 7, 1, 2, 9, 0, 99]), st.none(), st.text(max_size=3))
+)
 def test_alicia_packet_random_structures(value, type_):
     alicia = decode_packet_or_skip()
     decode(alicia, msgpack.packb(value, use_bin_type=True))

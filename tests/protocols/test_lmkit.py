@@ -43,19 +43,34 @@ def test_pascal_case_pair_threads(tmp_path):
 
 
 def test_camel_case_keys(tmp_path):
-    path = write_lines(tmp_path, [
-        {"id": "c2", "name": "search", "argumentsJson": '{"q": "x"}'},
-        {"toolCallId": "c2", "toolName": "search", "type": "success", "resultJson": "[1, 2]"},
-    ])
+    path = write_lines(
+        tmp_path,
+        [
+            {"id": "c2", "name": "search", "argumentsJson": '{"q": "x"}'},
+            {"toolCallId": "c2", "toolName": "search", "type": "success", "resultJson": "[1, 2]"},
+        ],
+    )
     req, result = lmkit.read(path)
     assert req.params == {"q": "x"} and result.data == [1, 2] and result.outcome is Outcome.SUCCESS
 
 
-@pytest.mark.parametrize("type_, outcome", [
-    (0, Outcome.SUCCESS), (1, Outcome.ERROR), (2, Outcome.CANCELED), (3, Outcome.TIMEOUT), (4, Outcome.DENIED),
-    ("Success", Outcome.SUCCESS), ("ERROR", Outcome.ERROR), ("Canceled", Outcome.CANCELED),
-    ("cancelled", Outcome.CANCELED), ("timeout", Outcome.TIMEOUT), ("Denied", Outcome.DENIED), ("3", Outcome.TIMEOUT),
-])
+@pytest.mark.parametrize(
+    "type_, outcome",
+    [
+        (0, Outcome.SUCCESS),
+        (1, Outcome.ERROR),
+        (2, Outcome.CANCELED),
+        (3, Outcome.TIMEOUT),
+        (4, Outcome.DENIED),
+        ("Success", Outcome.SUCCESS),
+        ("ERROR", Outcome.ERROR),
+        ("Canceled", Outcome.CANCELED),
+        ("cancelled", Outcome.CANCELED),
+        ("timeout", Outcome.TIMEOUT),
+        ("Denied", Outcome.DENIED),
+        ("3", Outcome.TIMEOUT),
+    ],
+)
 def test_result_types_by_number_and_name(tmp_path, type_, outcome):
     event = one(tmp_path, res(type_=type_, payload="null"))
     assert event.outcome is outcome and event.error_code is None
@@ -78,8 +93,9 @@ def test_missing_type_is_unknown(tmp_path):
 
 
 def test_error_payload(tmp_path):
-    payload = json.dumps({"error": {"message": "File not found", "code": "ENOENT", "type": "IOError",
-                                    "data": {"path": "/x"}}})
+    payload = json.dumps(
+        {"error": {"message": "File not found", "code": "ENOENT", "type": "IOError", "data": {"path": "/x"}}}
+    )
     event = one(tmp_path, res(type_="Error", payload=payload))
     assert (event.error_code, event.error_message) == ("ENOENT", "File not found")
     assert event.extra["error_type"] == "IOError" and event.extra["error_data"] == {"path": "/x"}
@@ -90,16 +106,19 @@ def test_unknown_type_keeps_the_payload_message(tmp_path):
     assert event.error_message.endswith(": boom") and event.extra["payload_error_code"] == "E1"
 
 
-@pytest.mark.parametrize("type_, payload, message", [
-    (2, {"canceled": {"reason": "user left", "by": "user"}}, "canceled by user: user left"),
-    (2, {"canceled": {}}, "canceled"),
-    (3, {"timeout": {"durationMs": 30000}}, "timed out after 30000 ms"),
-    (3, {"timeout": {"durationMs": 12.5}}, "timed out after 12.5 ms"),
-    (3, {}, "timed out"),
-    (4, {"denied": {"tool": "rm", "reason": "policy"}}, "denied (rm): policy"),
-    (1, {"error": "plain words"}, "plain words"),
-    (1, {"oops": 1}, "{oops: 1}"),
-])
+@pytest.mark.parametrize(
+    "type_, payload, message",
+    [
+        (2, {"canceled": {"reason": "user left", "by": "user"}}, "canceled by user: user left"),
+        (2, {"canceled": {}}, "canceled"),
+        (3, {"timeout": {"durationMs": 30000}}, "timed out after 30000 ms"),
+        (3, {"timeout": {"durationMs": 12.5}}, "timed out after 12.5 ms"),
+        (3, {}, "timed out"),
+        (4, {"denied": {"tool": "rm", "reason": "policy"}}, "denied (rm): policy"),
+        (1, {"error": "plain words"}, "plain words"),
+        (1, {"oops": 1}, "{oops: 1}"),
+    ],
+)
 def test_payload_messages(tmp_path, type_, payload, message):
     event = one(tmp_path, res(type_=type_, payload=json.dumps(payload)))
     assert event.error_message == message
@@ -111,8 +130,12 @@ def test_blank_json_is_normalised(tmp_path):
 
 
 def test_invalid_json_strings_are_kept_and_noted(tmp_path):
-    req, ok, failed = lmkit.read(write_lines(tmp_path, [
-        call(args="{city: Paris"), res(payload="sunny, 18C"), res(type_=1, payload="disk on fire")]))
+    req, ok, failed = lmkit.read(
+        write_lines(
+            tmp_path,
+            [call(args="{city: Paris"), res(payload="sunny, 18C"), res(type_=1, payload="disk on fire")],
+        )
+    )
     assert req.params == "{city: Paris" and "ArgumentsJson is not valid JSON" in req.violation
     assert ok.outcome is Outcome.SUCCESS and ok.data == "sunny, 18C" and "not valid JSON" in ok.extra["note"]
     assert failed.error_message == "disk on fire"
@@ -124,24 +147,38 @@ def test_arguments_that_are_not_an_object_are_flagged(tmp_path):
 
 
 def test_group_and_timestamp_keys(tmp_path):
-    req, result = lmkit.read(write_lines(tmp_path, [
-        call(ConversationId="conv-9", Timestamp="2026-11-01T10:00:00Z"),
-        res(sessionId="conv-9", timestamp=1793527201500),
-    ]))
+    req, result = lmkit.read(
+        write_lines(
+            tmp_path,
+            [
+                call(ConversationId="conv-9", Timestamp="2026-11-01T10:00:00Z"),
+                res(sessionId="conv-9", timestamp=1793527201500),
+            ],
+        )
+    )
     assert req.group == result.group == "conv-9"
     assert req.ts == pytest.approx(1793527200.0) and result.ts == pytest.approx(1793527201.5)
 
 
 def test_container_document_with_lists(tmp_path):
-    doc = {"conversationId": "conv-1", "tags": ["a", "b"], "meta": {"model": "x"},
-           "toolCalls": [call(), call("call_2", "search", "")],
-           "results": [res(), res("call_2", "Timeout", '{"timeout": {"durationMs": 5}}', "search")]}
+    doc = {
+        "conversationId": "conv-1",
+        "tags": ["a", "b"],
+        "meta": {"model": "x"},
+        "toolCalls": [call(), call("call_2", "search", "")],
+        "results": [res(), res("call_2", "Timeout", '{"timeout": {"durationMs": 5}}', "search")],
+    }
     path = tmp_path / "doc.json"
     path.write_text(json.dumps(doc, indent=2))
     events = list(lmkit.read(str(path)))
     assert [type(e) for e in events] == [Request, Request, Result, Result]
     assert all(e.group == "conv-1" for e in events)
-    assert [e.raw.where.split(" ", 2)[2] for e in events] == ["toolCalls[0]", "toolCalls[1]", "results[0]", "results[1]"]
+    assert [e.raw.where.split(" ", 2)[2] for e in events] == [
+        "toolCalls[0]",
+        "toolCalls[1]",
+        "results[0]",
+        "results[1]",
+    ]
     assert json.loads(events[3].raw.read()) == doc["results"][1]
     assert lmkit.redecode(events[3].raw)[0].outcome is Outcome.TIMEOUT
 
@@ -156,7 +193,11 @@ def test_plain_array_document(tmp_path):
     path = tmp_path / "arr.json"
     path.write_text(json.dumps([call(), res(type_=4, payload='{"denied": {"tool": "t", "reason": "no"}}')]))
     req, result = lmkit.read(str(path))
-    assert isinstance(req, Request) and result.outcome is Outcome.DENIED and result.error_message == "denied (t): no"
+    assert (
+        isinstance(req, Request)
+        and result.outcome is Outcome.DENIED
+        and result.error_message == "denied (t): no"
+    )
 
 
 def test_sniff_and_detect(tmp_path):
@@ -178,17 +219,20 @@ def test_session_hydrates_dropped_payloads(tmp_path):
     assert request.params == {"city": "Paris"} and result.data == {"tempC": 18}
 
 
-@pytest.mark.parametrize("record, reason", [
-    ("{not json", "not JSON"),
-    ("42", "must be a JSON object"),
-    ({"hello": "world"}, "not an LM-Kit ToolCall or ToolCallResult"),
-    ({"Id": 7, "Name": "x", "ArgumentsJson": "{}"}, "ToolCall Id must be a string"),
-    ({"Id": "", "Name": "x", "ArgumentsJson": "{}"}, "empty ToolCall Id"),
-    ({"Id": "a", "ArgumentsJson": "{}"}, "missing ToolCall Name"),
-    ({"ToolCallId": None, "Type": 0, "ResultJson": "1"}, "missing ToolCallId"),
-    ({"ToolCallId": "a", "ToolName": ["x"], "Type": 0, "ResultJson": "1"}, "ToolName must be a string"),
-    ({"toolCalls": [1]}, "holds no list of them"),
-])
+@pytest.mark.parametrize(
+    "record, reason",
+    [
+        ("{not json", "not JSON"),
+        ("42", "must be a JSON object"),
+        ({"hello": "world"}, "not an LM-Kit ToolCall or ToolCallResult"),
+        ({"Id": 7, "Name": "x", "ArgumentsJson": "{}"}, "ToolCall Id must be a string"),
+        ({"Id": "", "Name": "x", "ArgumentsJson": "{}"}, "empty ToolCall Id"),
+        ({"Id": "a", "ArgumentsJson": "{}"}, "missing ToolCall Name"),
+        ({"ToolCallId": None, "Type": 0, "ResultJson": "1"}, "missing ToolCallId"),
+        ({"ToolCallId": "a", "ToolName": ["x"], "Type": 0, "ResultJson": "1"}, "ToolName must be a string"),
+        ({"toolCalls": [1]}, "holds no list of them"),
+    ],
+)
 def test_bad_records_become_malformed_and_the_rest_loads(tmp_path, record, reason):
     events = list(lmkit.read(write_lines(tmp_path, [call(), record, res()])))
     assert [type(e) for e in events] == [Request, Malformed, Result]
@@ -204,8 +248,10 @@ def test_deep_nesting_in_arguments_is_a_note_not_a_crash(tmp_path):
 def test_decode_line_follows_a_growing_file(tmp_path):
     from inspector.sources import tail
 
-    lines = [(json.dumps(r) + "\n").encode() for r in (
-        call(), {"conversationId": "c", "results": [res(), res("call_9")]}, "not json")]
+    lines = [
+        (json.dumps(r) + "\n").encode()
+        for r in (call(), {"conversationId": "c", "results": [res(), res("call_9")]}, "not json")
+    ]
     path = tmp_path / "grow.jsonl"
     path.write_bytes(b"".join(lines))
     events = tail.decode_lines(lmkit, lines, 1, str(path), 0)

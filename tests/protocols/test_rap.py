@@ -56,19 +56,37 @@ def test_every_spec_example_line_loads(examples):
     wheres = [e.where if isinstance(e, Skipped) else e.raw.where for e in events]
     assert wheres == [f"line {n}" for n in range(1, len(lines) + 1)]
     kinds = {type(e).__name__ if not isinstance(e, Message) else e.kind for e in events}
-    assert kinds >= {"Request", "Result", "subscription_event", "oauth", "user_choice", "view_update",
-                     "cancel_tool_call", "close_thread", "migrate", "user_choice_response", "Skipped"}
+    assert kinds >= {
+        "Request",
+        "Result",
+        "subscription_event",
+        "oauth",
+        "user_choice",
+        "view_update",
+        "cancel_tool_call",
+        "close_thread",
+        "migrate",
+        "user_choice_response",
+        "Skipped",
+    }
 
 
 def test_spec_invocation_becomes_a_request(examples):
     request = next(e for e in rap.read(examples) if isinstance(e, Request) and "thread_ancestors" in e.extra)
-    assert (request.call_id, request.tool, request.group) == ("call_abc123", "subscribe_github_events", "thread_xyz")
+    assert (request.call_id, request.tool, request.group) == (
+        "call_abc123",
+        "subscribe_github_events",
+        "thread_xyz",
+    )
     assert request.params == {"owner": "acme", "repo": "api", "event_type": "pull_request"}
     assert request.executor is None and request.timeout_ms is None and request.deadline is None
     assert request.summary == "owner=acme repo=api event_type=pull_request"
-    assert request.extra == {"callback_url": "https://agent.example.com/callback", "user_id": "user_42",
-                             "thread_ancestors": ["thread_root", "thread_parent"],
-                             "http": "POST https://tool.example.com/invoke"}
+    assert request.extra == {
+        "callback_url": "https://agent.example.com/callback",
+        "user_id": "user_42",
+        "thread_ancestors": ["thread_root", "thread_parent"],
+        "http": "POST https://tool.example.com/invoke",
+    }
     assert request.violation is None
 
 
@@ -149,8 +167,14 @@ def test_duplicate_result_is_counted_and_the_first_decides(tmp_path):
 
 
 def test_error_prefix_is_a_failure_and_only_the_prefix(tmp_path):
-    path = write_lines(tmp_path, [result("Error: boom", call_id="a"), result("No Error: here", call_id="b"),
-                                  result("error: lower case", call_id="c")])
+    path = write_lines(
+        tmp_path,
+        [
+            result("Error: boom", call_id="a"),
+            result("No Error: here", call_id="b"),
+            result("error: lower case", call_id="c"),
+        ],
+    )
     a, b, c = rap.read(path)
     assert a.outcome is Outcome.ERROR and a.error_message == "Error: boom" and a.data == "Error: boom"
     assert b.outcome is Outcome.SUCCESS and c.outcome is Outcome.SUCCESS
@@ -166,8 +190,14 @@ def test_cancel_is_a_message_under_the_call_not_a_result(tmp_path):
 
 
 def test_subscription_flags_and_final_event(tmp_path):
-    event = {"type": "subscription_event", "group_id": "thread_xyz", "tool_call_id": "call_abc123",
-             "text": "exit 0", "associative": True, "final": True}
+    event = {
+        "type": "subscription_event",
+        "group_id": "thread_xyz",
+        "tool_call_id": "call_abc123",
+        "text": "exit 0",
+        "associative": True,
+        "final": True,
+    }
     path = write_lines(tmp_path, [INVOKE, result("Subscribed", subscription=True), event])
     _req, res, msg = rap.read(path)
     assert res.extra["subscription"] is True
@@ -175,8 +205,15 @@ def test_subscription_flags_and_final_event(tmp_path):
 
 
 def test_user_choice_text_marks_the_default(tmp_path):
-    choice = {"type": "user_choice", "group_id": "g", "id": "c", "prompt": "Allow?",
-              "choices": ["Yes", "No"], "default": 1, "response_url": "http://x/r"}
+    choice = {
+        "type": "user_choice",
+        "group_id": "g",
+        "id": "c",
+        "prompt": "Allow?",
+        "choices": ["Yes", "No"],
+        "default": 1,
+        "response_url": "http://x/r",
+    }
     (msg,) = rap.read(write_lines(tmp_path, [choice]))
     assert msg.text == "Allow?\n  0. Yes\n> 1. No" and msg.parent_id == "c"
 
@@ -196,14 +233,17 @@ def test_unknown_message_type_is_kept_visible(tmp_path):
 # -- timestamps, layouts ------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("value, expected", [
-    ("2026-11-01T10:00:01.500Z", 1793527201.5),
-    (1793527201.5, 1793527201.5),
-    (1793527201500, 1793527201.5),
-    ("1793527201.5", 1793527201.5),
-    ("yesterday", None),
-    (True, None),
-])
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        ("2026-11-01T10:00:01.500Z", 1793527201.5),
+        (1793527201.5, 1793527201.5),
+        (1793527201500, 1793527201.5),
+        ("1793527201.5", 1793527201.5),
+        ("yesterday", None),
+        (True, None),
+    ],
+)
 def test_timestamps(tmp_path, value, expected):
     (res,) = rap.read(write_lines(tmp_path, [{"ts": value, **result()}]))
     assert res.ts == (pytest.approx(expected) if expected is not None else None)
@@ -238,8 +278,15 @@ def test_array_on_one_line(tmp_path):
 
 
 def test_redecode_matches_and_session_hydrates(tmp_path):
-    path = write_lines(tmp_path, [INVOKE, result("Replaced", display_as=[
-        {"type": "diff", "content": {"path": "src/main.rs", "patch": PATCH}}])])
+    path = write_lines(
+        tmp_path,
+        [
+            INVOKE,
+            result(
+                "Replaced", display_as=[{"type": "diff", "content": {"path": "src/main.rs", "patch": PATCH}}]
+            ),
+        ],
+    )
     store = CallStore(keep_payloads=False)
     session.load([path], store)
     call = store.find("thread_xyz", "call_abc123")
@@ -251,29 +298,51 @@ def test_redecode_matches_and_session_hydrates(tmp_path):
 # -- bad records ----------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("record, reason", [
-    ("not json at all", "not JSON"),
-    ("[1, 2", "not JSON"),
-    ('"a string"', "must be a JSON object"),
-    ({"hello": "world"}, "no 'type' and no 'operation'"),
-    ({"type": 5, "id": "x"}, "'type' must be a string"),
-    ({"type": "tool_result", "group_id": "g", "text": "x"}, "missing 'id'"),
-    ({"type": "tool_result", "group_id": "g", "id": "", "text": "x"}, "empty 'id'"),
-    ({"type": "tool_result", "group_id": 7, "id": "x", "text": "x"}, "'group_id' must be a string"),
-    ({"type": "tool_result", "group_id": "g", "id": "x", "text": ["x"]}, "'text' must be a string"),
-    ({"type": "tool_result", "group_id": "g", "id": "x", "display_as": "diff"}, "'display_as' must be an array"),
-    ({"type": "tool_result", "group_id": "g", "id": "x", "display_as": [7]}, "display_as[0]"),
-    ({"type": "tool_result", "group_id": "g", "id": "x", "content": [{"text": "no type"}]}, "content[0]"),
-    ({"type": "tool_result", "group_id": "g", "id": "x", "text": "t", "subscription": "yes"}, "'subscription'"),
-    ({**INVOKE, "arguments": [1]}, "'arguments' must be an object"),
-    ({**INVOKE, "operation": None}, "missing 'operation'"),
-    ({**INVOKE, "thread_ancestors": "root"}, "'thread_ancestors'"),
-    ({"type": "subscription_event", "group_id": "g", "text": "x"}, "missing 'tool_call_id'"),
-    ({"type": "user_choice", "group_id": "g", "id": "c", "prompt": "p", "choices": [], "default": 0}, "'choices'"),
-    ({"type": "user_choice", "group_id": "g", "id": "c", "prompt": "p", "choices": ["a"], "default": 3}, "'default'"),
-    ({"type": "oauth", "group_id": "g", "id": "c"}, "missing 'auth_url'"),
-    ({"source": "x", "http": None, "body": [1]}, "the body must be a JSON object"),
-])
+@pytest.mark.parametrize(
+    "record, reason",
+    [
+        ("not json at all", "not JSON"),
+        ("[1, 2", "not JSON"),
+        ('"a string"', "must be a JSON object"),
+        ({"hello": "world"}, "no 'type' and no 'operation'"),
+        ({"type": 5, "id": "x"}, "'type' must be a string"),
+        ({"type": "tool_result", "group_id": "g", "text": "x"}, "missing 'id'"),
+        ({"type": "tool_result", "group_id": "g", "id": "", "text": "x"}, "empty 'id'"),
+        ({"type": "tool_result", "group_id": 7, "id": "x", "text": "x"}, "'group_id' must be a string"),
+        ({"type": "tool_result", "group_id": "g", "id": "x", "text": ["x"]}, "'text' must be a string"),
+        (
+            {"type": "tool_result", "group_id": "g", "id": "x", "display_as": "diff"},
+            "'display_as' must be an array",
+        ),
+        ({"type": "tool_result", "group_id": "g", "id": "x", "display_as": [7]}, "display_as[0]"),
+        ({"type": "tool_result", "group_id": "g", "id": "x", "content": [{"text": "no type"}]}, "content[0]"),
+        (
+            {"type": "tool_result", "group_id": "g", "id": "x", "text": "t", "subscription": "yes"},
+            "'subscription'",
+        ),
+        ({**INVOKE, "arguments": [1]}, "'arguments' must be an object"),
+        ({**INVOKE, "operation": None}, "missing 'operation'"),
+        ({**INVOKE, "thread_ancestors": "root"}, "'thread_ancestors'"),
+        ({"type": "subscription_event", "group_id": "g", "text": "x"}, "missing 'tool_call_id'"),
+        (
+            {"type": "user_choice", "group_id": "g", "id": "c", "prompt": "p", "choices": [], "default": 0},
+            "'choices'",
+        ),
+        (
+            {
+                "type": "user_choice",
+                "group_id": "g",
+                "id": "c",
+                "prompt": "p",
+                "choices": ["a"],
+                "default": 3,
+            },
+            "'default'",
+        ),
+        ({"type": "oauth", "group_id": "g", "id": "c"}, "missing 'auth_url'"),
+        ({"source": "x", "http": None, "body": [1]}, "the body must be a JSON object"),
+    ],
+)
 def test_bad_records_become_malformed_and_the_rest_loads(tmp_path, record, reason):
     path = write_lines(tmp_path, [INVOKE, record, result("after")])
     events = list(rap.read(path))
@@ -285,8 +354,12 @@ def test_bad_records_become_malformed_and_the_rest_loads(tmp_path, record, reaso
 
 def test_invalid_utf8_line_is_malformed(tmp_path):
     path = tmp_path / "bad.jsonl"
-    path.write_bytes(json.dumps(INVOKE).encode() + b'\n{"type": "tool_result", "text": "\xff"}\n'
-                     + json.dumps(result()).encode() + b"\n")
+    path.write_bytes(
+        json.dumps(INVOKE).encode()
+        + b'\n{"type": "tool_result", "text": "\xff"}\n'
+        + json.dumps(result()).encode()
+        + b"\n"
+    )
     events = list(rap.read(str(path)))
     assert [type(e) for e in events] == [Request, Malformed, Result]
     assert "UTF-8" in events[1].reason

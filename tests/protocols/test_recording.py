@@ -12,17 +12,27 @@ from inspector.session import UnusableInput, hydrate, load
 
 
 def request_packet(call_id="r1", execution="client", stanza=-1):
-    return alicia.encode_envelope(type_=6, body={"id": call_id, "toolName": "read_file", "execution": execution,
-                                                 "parameters": {"path": "/x"}, "timeoutMs": 5000},
-                                  conversation_id="conv_1", stanza_id=stanza)
+    return alicia.encode_envelope(
+        type_=6,
+        body={
+            "id": call_id,
+            "toolName": "read_file",
+            "execution": execution,
+            "parameters": {"path": "/x"},
+            "timeoutMs": 5000,
+        },
+        conversation_id="conv_1",
+        stanza_id=stanza,
+    )
 
 
 def write_sample(path):
     with recording.RecordingWriter(str(path), {"room": "demo"}) as rec:
         rec.write("in", request_packet(), ts=100.0, participant="agent", topic="alicia")
         rec.event("participant_joined", "agent", ts=100.5)
-        answer = alicia.encode_tool_result(conversation_id="conv_1", stanza_id=1, call_id="r1", success=True,
-                                           result={"content": "hi"})
+        answer = alicia.encode_tool_result(
+            conversation_id="conv_1", stanza_id=1, call_id="r1", success=True, result={"content": "hi"}
+        )
         rec.write("out", answer, ts=101.0, participant="inspector-x", answered_by="inspector")
         rec.write("in", b"\xc1 not msgpack", ts=102.0, participant="agent")
     return path

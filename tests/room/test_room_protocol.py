@@ -21,37 +21,78 @@ GUARD = 10.0  # seconds before a stuck wait fails (a guard, not a timing asserti
 
 # ---- tokens -------------------------------------------------------------------------------------------------
 
+
 def test_a_minted_token_verifies_with_its_grants():
-    token = mint_token(KEY, SECRET, "alice", "r1", name="Alice", hidden=True, can_publish_data=False,
-                       kind="agent", attributes={"a": "1"}, metadata="m")
+    token = mint_token(
+        KEY,
+        SECRET,
+        "alice",
+        "r1",
+        name="Alice",
+        hidden=True,
+        can_publish_data=False,
+        kind="agent",
+        attributes={"a": "1"},
+        metadata="m",
+    )
     grant = verify_token(token, KEY, SECRET)
-    assert grant == Grant(identity="alice", room="r1", name="Alice", metadata="m", kind="agent",
-                          attributes={"a": "1"}, can_publish_data=False, hidden=True)
+    assert grant == Grant(
+        identity="alice",
+        room="r1",
+        name="Alice",
+        metadata="m",
+        kind="agent",
+        attributes={"a": "1"},
+        can_publish_data=False,
+        hidden=True,
+    )
 
 
 def test_tokens_from_livekit_api_verify_too():
     api = pytest.importorskip("livekit.api")
-    token = (api.AccessToken(KEY, SECRET).with_identity("bob").with_name("Bob")
-             .with_grants(api.VideoGrants(room_join=True, room="r2", hidden=True)).to_jwt())
+    token = (
+        api.AccessToken(KEY, SECRET)
+        .with_identity("bob")
+        .with_name("Bob")
+        .with_grants(api.VideoGrants(room_join=True, room="r2", hidden=True))
+        .to_jwt()
+    )
     grant = verify_token(token, KEY, SECRET)
     assert (grant.identity, grant.room, grant.name, grant.hidden) == ("bob", "r2", "Bob", True)
 
 
-@pytest.mark.parametrize(("token", "reason"), [
-    (mint_token(KEY, "some-other-secret-of-32-bytes-or-more", "a", "r"), "signature does not match"),
-    (mint_token("otherkey", SECRET, "a", "r"), "invalid API key"),
-    (mint_token(KEY, SECRET, "a", "r", ttl=-3600), "expired"),
-    (mint_token(KEY, SECRET, "a", "r", not_before=4102444800), "not valid before"),
-    (mint_token(KEY, SECRET, "a", ""), "names no room"),
-    (mint_token(KEY, SECRET, "", "r"), "no identity"),
-    (jwt.encode({"iss": KEY, "sub": "a", "video": {"roomJoin": True, "room": "r"}}, SECRET, algorithm="HS256"),
-     "'exp' claim is missing"),
-    (jwt.encode({"iss": KEY, "sub": "a", "exp": 4102444800, "video": {"room": "r"}}, SECRET, algorithm="HS256"),
-     "roomJoin"),
-    (jwt.encode({"iss": KEY, "sub": "a", "exp": 4102444800}, SECRET, algorithm="HS256"), "no video grant"),
-    (jwt.encode({"iss": KEY, "sub": "a", "exp": 4102444800}, SECRET, algorithm="HS512"), "expected HS256"),
-    ("not-a-jwt", "not a JWT"),
-])
+@pytest.mark.parametrize(
+    ("token", "reason"),
+    [
+        (mint_token(KEY, "some-other-secret-of-32-bytes-or-more", "a", "r"), "signature does not match"),
+        (mint_token("otherkey", SECRET, "a", "r"), "invalid API key"),
+        (mint_token(KEY, SECRET, "a", "r", ttl=-3600), "expired"),
+        (mint_token(KEY, SECRET, "a", "r", not_before=4102444800), "not valid before"),
+        (mint_token(KEY, SECRET, "a", ""), "names no room"),
+        (mint_token(KEY, SECRET, "", "r"), "no identity"),
+        (
+            jwt.encode(
+                {"iss": KEY, "sub": "a", "video": {"roomJoin": True, "room": "r"}}, SECRET, algorithm="HS256"
+            ),
+            "'exp' claim is missing",
+        ),
+        (
+            jwt.encode(
+                {"iss": KEY, "sub": "a", "exp": 4102444800, "video": {"room": "r"}}, SECRET, algorithm="HS256"
+            ),
+            "roomJoin",
+        ),
+        (
+            jwt.encode({"iss": KEY, "sub": "a", "exp": 4102444800}, SECRET, algorithm="HS256"),
+            "no video grant",
+        ),
+        (
+            jwt.encode({"iss": KEY, "sub": "a", "exp": 4102444800}, SECRET, algorithm="HS512"),
+            "expected HS256",
+        ),
+        ("not-a-jwt", "not a JWT"),
+    ],
+)
 def test_bad_tokens_are_refused_with_a_reason(token, reason):
     with pytest.raises(TokenError, match=reason):
         verify_token(token, KEY, SECRET)
@@ -71,6 +112,7 @@ def test_authorization_header_must_be_bearer(header):
 
 
 # ---- HTTP and signalling, with a raw WebSocket client --------------------------------------------------------
+
 
 @pytest.fixture
 async def server():
@@ -107,7 +149,9 @@ async def connect(server, identity: str, query: str = "sdk=python&protocol=16", 
     from websockets.asyncio.client import connect as ws_connect
 
     token = token or server.mint_token(identity, "r")
-    return await ws_connect(f"{server.url}/rtc?{query}", additional_headers={"Authorization": f"Bearer {token}"})
+    return await ws_connect(
+        f"{server.url}/rtc?{query}", additional_headers={"Authorization": f"Bearer {token}"}
+    )
 
 
 async def receive(ws, kind: str):
@@ -126,7 +170,9 @@ async def test_upgrade_with_a_bad_token_is_refused_with_401_and_the_reason(serve
     from websockets.exceptions import InvalidStatus
 
     with pytest.raises(InvalidStatus) as info:
-        await connect(server, "eve", token=mint_token(KEY, "wrong-secret-but-long-enough-00000000", "eve", "r"))
+        await connect(
+            server, "eve", token=mint_token(KEY, "wrong-secret-but-long-enough-00000000", "eve", "r")
+        )
     assert info.value.response.status_code == 401
     assert b"signature does not match" in info.value.response.body
     assert server.rooms() == []
@@ -140,13 +186,18 @@ async def test_resume_and_malformed_joins_are_refused(server):
         await connect(server, "a", "reconnect=1&sid=PA_x")
     assert info.value.response.status_code == 409
     resume = rtc.WrappedJoinRequest(join_request=rtc.JoinRequest(reconnect=True).SerializeToString())
-    for query, status in [("join_request=%%%", 400), ("join_request=" + base64.urlsafe_b64encode(
-            resume.SerializeToString()).decode().rstrip("="), 409), ("", 400)]:
+    for query, status in [
+        ("join_request=%%%", 400),
+        ("join_request=" + base64.urlsafe_b64encode(resume.SerializeToString()).decode().rstrip("="), 409),
+        ("", 400),
+    ]:
         from websockets.asyncio.client import connect as ws_connect
 
         with pytest.raises(InvalidStatus) as info:
-            await ws_connect(f"{server.url}/rtc/v1?{query}",
-                             additional_headers={"Authorization": f"Bearer {server.mint_token('a', 'r')}"})
+            await ws_connect(
+                f"{server.url}/rtc/v1?{query}",
+                additional_headers={"Authorization": f"Bearer {server.mint_token('a', 'r')}"},
+            )
         assert info.value.response.status_code == status
 
 
@@ -172,7 +223,9 @@ async def test_join_response_pings_updates_and_leave(server):
 
     await bob.send(rtc.SignalRequest(leave=rtc.LeaveRequest()).SerializeToString())
     update = await receive(alice, "update")
-    assert [(p.identity, p.state) for p in update.participants] == [("bob", models.ParticipantInfo.DISCONNECTED)]
+    assert [(p.identity, p.state) for p in update.participants] == [
+        ("bob", models.ParticipantInfo.DISCONNECTED)
+    ]
     assert [p.identity for p in server.participants("r")] == ["alice"]
     await alice.close()
     await bob.close()
@@ -192,7 +245,9 @@ async def test_same_identity_again_replaces_the_first_connection(server):
     gone = await receive(watcher, "update")
     back = await receive(watcher, "update")
     assert (gone.participants[0].state, back.participants[0].state) == (
-        models.ParticipantInfo.DISCONNECTED, models.ParticipantInfo.ACTIVE)
+        models.ParticipantInfo.DISCONNECTED,
+        models.ParticipantInfo.ACTIVE,
+    )
     assert len(server.participants("r")) == 2
     for ws in (first, second, watcher):
         await ws.close()
@@ -214,6 +269,7 @@ async def test_remove_sends_a_leave_and_tells_the_others(server):
 
 # ---- data packets between two aiortc clients (no SDK, works on `lo` alone) ------------------------------------
 
+
 async def aiortc_client(server, identity: str, **grant):
     """Join over /rtc/v1 the way the SDK does, with an aiortc peer connection and its data channels."""
     from aiortc import RTCConfiguration, RTCPeerConnection, RTCSessionDescription
@@ -221,17 +277,23 @@ async def aiortc_client(server, identity: str, **grant):
     from websockets.asyncio.client import connect as ws_connect
 
     pc = RTCPeerConnection(RTCConfiguration(iceServers=[]))
-    channels = {"_reliable": pc.createDataChannel("_reliable"),
-                "_lossy": pc.createDataChannel("_lossy", ordered=False, maxRetransmits=0)}
+    channels = {
+        "_reliable": pc.createDataChannel("_reliable"),
+        "_lossy": pc.createDataChannel("_lossy", ordered=False, maxRetransmits=0),
+    }
     inbox: list[tuple[str, bytes]] = []
     for label, channel in channels.items():
         channel.on("message", lambda data, label=label: inbox.append((label, data)))
     await pc.setLocalDescription(await pc.createOffer())
-    join = rtc.JoinRequest(publisher_offer=rtc.SessionDescription(type="offer", sdp=pc.localDescription.sdp, id=1))
+    join = rtc.JoinRequest(
+        publisher_offer=rtc.SessionDescription(type="offer", sdp=pc.localDescription.sdp, id=1)
+    )
     wrapped = rtc.WrappedJoinRequest(join_request=join.SerializeToString()).SerializeToString()
     query = "join_request=" + base64.urlsafe_b64encode(wrapped).decode().rstrip("=")
     token = server.mint_token(identity, "data", **grant)
-    ws = await ws_connect(f"{server.url}/rtc/v1?{query}", additional_headers={"Authorization": f"Bearer {token}"})
+    ws = await ws_connect(
+        f"{server.url}/rtc/v1?{query}", additional_headers={"Authorization": f"Bearer {token}"}
+    )
     await receive(ws, "join")
     answer = await receive(ws, "answer")
     assert answer.id == 1
@@ -257,8 +319,9 @@ async def test_data_packets_are_stamped_routed_and_kept_on_their_kind_of_channel
     c_pc, c_ws, c_channels, c_inbox = await aiortc_client(server, "carol", can_publish_data=False)
 
     def packet(text: str, **fields) -> bytes:
-        return models.DataPacket(participant_identity="forged", user=models.UserPacket(
-            payload=text.encode(), topic="t", **fields)).SerializeToString()
+        return models.DataPacket(
+            participant_identity="forged", user=models.UserPacket(payload=text.encode(), topic="t", **fields)
+        ).SerializeToString()
 
     a_channels["_reliable"].send(b"\x0a\xff garbage")
     a_channels["_reliable"].send(packet("to all"))
@@ -271,7 +334,11 @@ async def test_data_packets_are_stamped_routed_and_kept_on_their_kind_of_channel
     alice_sid = next(p.sid for p in server.participants("data") if p.identity == "alice")
     assert (stamped.participant_identity, stamped.participant_sid) == ("alice", alice_sid)
     assert stamped.user.participant_identity == "alice"
-    assert {models.DataPacket.FromString(d).user.payload for _, d in c_inbox} == {b"to all", b"lossy", b"to carol"}
+    assert {models.DataPacket.FromString(d).user.payload for _, d in c_inbox} == {
+        b"to all",
+        b"lossy",
+        b"to carol",
+    }
 
     # carol may not publish data: what she sends goes nowhere; alice's marker after it still arrives
     c_channels["_reliable"].send(packet("from carol"))
@@ -287,10 +354,13 @@ async def test_data_packets_are_stamped_routed_and_kept_on_their_kind_of_channel
 
 # ---- the command ------------------------------------------------------------------------------------------------
 
+
 def test_room_command_without_the_extra_says_how_to_install_it():
-    code = ("import sys; sys.modules['aiortc'] = None\n"
-            "from inspector.cli import main\n"
-            "raise SystemExit(main(['room', '--port', '0']))")
+    code = (
+        "import sys; sys.modules['aiortc'] = None\n"
+        "from inspector.cli import main\n"
+        "raise SystemExit(main(['room', '--port', '0']))"
+    )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
     assert "pip install 'inspector[room]'" in proc.stderr
@@ -300,8 +370,12 @@ def test_room_command_without_the_extra_says_how_to_install_it():
 def test_room_command_prints_pasteable_settings_and_stops_on_ctrl_c():
     import signal
 
-    proc = subprocess.Popen([sys.executable, "-m", "inspector", "room", "--port", "0", "--api-key", "k1"],
-                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "inspector", "room", "--port", "0", "--api-key", "k1"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     try:
         lines = [proc.stdout.readline().strip() for _ in range(3)]
         assert lines[0].startswith("LIVEKIT_URL=ws://127.0.0.1:") and not lines[0].endswith(":0")
@@ -316,7 +390,6 @@ def test_room_command_prints_pasteable_settings_and_stops_on_ctrl_c():
     assert "not a LiveKit server" in err
 
 
-
 def test_room_server_thread_serves_synchronous_callers():
     from livekit.protocol import rtc
     from websockets.sync.client import connect as sync_connect
@@ -326,8 +399,11 @@ def test_room_server_thread_serves_synchronous_callers():
     events: list[str] = []
     with RoomServerThread(port=0, api_key=KEY, api_secret=SECRET, on_event=events.append) as room:
         token = room.mint_token("alice", "demo")
-        with sync_connect(f"{room.url}/rtc?sdk=python", additional_headers={"Authorization": f"Bearer {token}"},
-                          open_timeout=GUARD) as ws:
+        with sync_connect(
+            f"{room.url}/rtc?sdk=python",
+            additional_headers={"Authorization": f"Bearer {token}"},
+            open_timeout=GUARD,
+        ) as ws:
             join = rtc.SignalResponse.FromString(ws.recv(timeout=GUARD)).join
             assert join.participant.identity == "alice"
             assert [p.identity for p in room.participants("demo")] == ["alice"]

@@ -37,11 +37,12 @@ def _has_non_loopback_interface() -> bool:
 pytestmark = pytest.mark.skipif(
     not _has_non_loopback_interface(),
     reason="only the loopback interface is up: libwebrtc (in the LiveKit SDK) offers no loopback ICE "
-           "candidates, so SDK participants cannot reach the room server here",
+    "candidates, so SDK participants cannot reach the room server here",
 )
 
 
 # ---- the child process: scenarios with the real SDK ---------------------------------------------------------
+
 
 async def until(predicate, what: str, timeout: float = WAIT) -> None:
     deadline = asyncio.get_running_loop().time() + timeout
@@ -67,8 +68,14 @@ class Peer:
         self.room.on("data_received", self._on_data)
 
     def _on_data(self, packet) -> None:
-        self.data.append({"data": packet.data.decode(errors="replace"), "kind": int(packet.kind),
-                          "topic": packet.topic, "from": packet.participant.identity if packet.participant else None})
+        self.data.append(
+            {
+                "data": packet.data.decode(errors="replace"),
+                "kind": int(packet.kind),
+                "topic": packet.topic,
+                "from": packet.participant.identity if packet.participant else None,
+            }
+        )
 
     async def join(self, server, room: str, **grant: Any) -> Peer:
         from livekit import rtc
@@ -103,8 +110,14 @@ async def scenario_exchange(server) -> dict[str, Any]:
     listed = [p.identity for p in server.participants("talk")]
     await alice.room.disconnect()
     await carol.room.disconnect()
-    return {"bob_saw_on_join": seen_by_bob, "bob_data": bob.data, "alice_data": alice.data,
-            "carol_data": carol.data, "alice_events": alice.events, "listed_after_bob_left": listed}
+    return {
+        "bob_saw_on_join": seen_by_bob,
+        "bob_data": bob.data,
+        "alice_data": alice.data,
+        "carol_data": carol.data,
+        "alice_events": alice.events,
+        "listed_after_bob_left": listed,
+    }
 
 
 async def scenario_early_packets(server) -> dict[str, Any]:
@@ -141,9 +154,11 @@ async def scenario_rpc_and_streams(server) -> dict[str, Any]:
         texts.append(f"{identity}: {await reader.read_all()}")
 
     bob.room.register_text_stream_handler(
-        "notes", lambda reader, identity: asyncio.ensure_future(read(reader, identity)))
-    reply = await alice.room.local_participant.perform_rpc(destination_identity="bob", method="echo",
-                                                           payload="hi")
+        "notes", lambda reader, identity: asyncio.ensure_future(read(reader, identity))
+    )
+    reply = await alice.room.local_participant.perform_rpc(
+        destination_identity="bob", method="echo", payload="hi"
+    )
     await alice.room.local_participant.send_text("a longer note " * 100, topic="notes")
     await until(lambda: texts, "the text stream")
     await alice.room.disconnect()
@@ -180,8 +195,14 @@ async def scenario_hidden(server) -> dict[str, Any]:
     await alice.send("to the room", topic="t")
     await until(lambda: len(ghost.data) >= 1 and len(bob.data) >= 1, "the packet")
     listed = {p.identity: p.hidden for p in server.participants("watch")}
-    result = {"alice_remote": alice.remote, "bob_remote": bob.remote, "ghost_remote": ghost.remote,
-              "alice_events": list(alice.events), "ghost_data": ghost.data, "listed": listed}
+    result = {
+        "alice_remote": alice.remote,
+        "bob_remote": bob.remote,
+        "ghost_remote": ghost.remote,
+        "alice_events": list(alice.events),
+        "ghost_data": ghost.data,
+        "listed": listed,
+    }
     await ghost.room.disconnect()
     await asyncio.sleep(0.3)  # a hidden leave must not reach the others either
     result["alice_events_after_ghost_left"] = alice.events
@@ -203,16 +224,26 @@ async def scenario_kicked(server) -> dict[str, Any]:
     await until(lambda: ["disconnected", "carol"] in alice.events, "alice to see carol removed")
     listed = [p.identity for p in server.participants("kick")]
     await alice.room.disconnect()
-    return {"alice_events": alice.events, "bob_events": bob.events, "carol_events": carol.events,
-            "alice_remote": alice.remote, "listed": listed}
+    return {
+        "alice_events": alice.events,
+        "bob_events": bob.events,
+        "carol_events": carol.events,
+        "alice_remote": alice.remote,
+        "listed": listed,
+    }
 
 
 async def scenario_fallback(server) -> dict[str, Any]:
     """The /rtc path: a server without /rtc/v1 (the SDK falls back) and an SDK that asks for /rtc."""
     from inspector.room.server import RoomServer
 
-    async with RoomServer(port=0, api_key=server.api_key, api_secret=server.api_secret, single_pc=False,
-                          on_event=lambda line: None) as old:
+    async with RoomServer(
+        port=0,
+        api_key=server.api_key,
+        api_secret=server.api_secret,
+        single_pc=False,
+        on_event=lambda line: None,
+    ) as old:
         alice = await Peer("alice").join(old, "old")
         bob = await Peer("bob").join(old, "old", single_pc=False)
         await until(lambda: ["connected", "bob"] in alice.events, "alice to see bob")
@@ -225,7 +256,7 @@ async def scenario_fallback(server) -> dict[str, Any]:
     return {"paths": paths, "bob_data": bob.data, "alice_data": alice.data}
 
 
-SCENARIOS = {name[len("scenario_"):]: fn for name, fn in globals().items() if name.startswith("scenario_")}
+SCENARIOS = {name[len("scenario_") :]: fn for name, fn in globals().items() if name.startswith("scenario_")}
 
 
 async def run_scenarios(names: list[str]) -> dict[str, Any]:
@@ -258,15 +289,24 @@ GROUPS = [["exchange", "early_packets", "rpc_and_streams", "bad_tokens"], ["hidd
 def results() -> dict[str, Any]:
     """Run the scenario groups in two child processes at once; merge what they found."""
     env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
-    procs = [subprocess.Popen([sys.executable, HERE, *group], stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, env=env, cwd=ROOT) for group in GROUPS]
+    procs = [
+        subprocess.Popen(
+            [sys.executable, HERE, *group],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env=env,
+            cwd=ROOT,
+        )
+        for group in GROUPS
+    ]
     merged: dict[str, Any] = {}
     for proc in procs:
         out, err = proc.communicate(timeout=150)
         lines = [line for line in out.splitlines() if line.startswith("RESULTS ")]
         if not lines:
             pytest.fail(f"scenario process ended with {proc.returncode} and no results:\n{err[-3000:]}")
-        merged.update(json.loads(lines[-1][len("RESULTS "):]))
+        merged.update(json.loads(lines[-1][len("RESULTS ") :]))
     return merged
 
 

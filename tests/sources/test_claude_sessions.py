@@ -66,5 +66,7 @@ def test_the_corpus_sessions():
     names = [Path(info.path).name for info in found]
     assert len(found) == 14 and not any(name.startswith("agent-") for name in names)
     assert [info.modified for info in found] == sorted((info.modified for info in found), reverse=True)
-    worktrees = next(info for info in found if info.path.endswith("ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"))
+    worktrees = next(
+        info for info in found if info.path.endswith("ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
+    )
     assert worktrees.project == "-experiments-worktrees" and worktrees.tool_calls == 40

@@ -24,8 +24,14 @@ GUARD = 10.0  # seconds before a stuck wait fails the test (a guard, not a timin
 
 
 def envelope(call_id: str, tool: str = "web_search") -> bytes:
-    body = {"id": call_id, "conversationId": "conv1", "toolName": tool, "execution": "server",
-            "parameters": {"q": "x"}, "timeoutMs": 3000}
+    body = {
+        "id": call_id,
+        "conversationId": "conv1",
+        "toolName": tool,
+        "execution": "server",
+        "parameters": {"q": "x"},
+        "timeoutMs": 3000,
+    }
     return json.dumps({"stanzaId": 1, "conversationId": "conv1", "type": 6, "body": body}).encode() + b"\n"
 
 

@@ -215,8 +215,11 @@ async def test_the_palette_offers_every_key_action_of_the_main_screen():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         names = {name for name, _, _ in InspectorCommands(app.screen)._commands()}
-        wanted = {key.description for key in keys.KEYS if key.scope in ("main", "list", "app")
-                  and keys.action_name(key.action) not in keys.MODE_ACTIONS}
+        wanted = {
+            key.description
+            for key in keys.KEYS
+            if key.scope in ("main", "list", "app") and keys.action_name(key.action) not in keys.MODE_ACTIONS
+        }
         assert wanted <= names
         assert "Play/pause" not in names  # not a replay
         assert "Theme: inspector-light" in names

@@ -19,7 +19,9 @@ SAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "sample_sessions" / "clau
 
 
 def browser_app(folder: Path) -> InspectorApp:
-    return InspectorApp(UiOptions(theme_dirs=[], claude_dir=str(folder)), clock=FakeClock(T0), config=Config())
+    return InspectorApp(
+        UiOptions(theme_dirs=[], claude_dir=str(folder)), clock=FakeClock(T0), config=Config()
+    )
 
 
 async def wait_for(pilot, condition) -> bool:

@@ -83,8 +83,12 @@ def test_read_into_reports_progress_in_time_boxed_batches(tmp_path):
     ticks = iter(i * 0.01 for i in range(10**6))
     reports: list[Progress] = []
     store = CallStore()
-    read_into(store, [Opened(str(path), recording, "", path.stat().st_size)], progress=reports.append,
-              clock=lambda: next(ticks))
+    read_into(
+        store,
+        [Opened(str(path), recording, "", path.stat().st_size)],
+        progress=reports.append,
+        clock=lambda: next(ticks),
+    )
     assert reports[-1].finished and reports[-1].fraction == 1.0
     assert len(reports) <= 3  # a small file: at most a report per 0.1 s of (fake) time, plus the last
     assert store.call_count > 5

@@ -45,7 +45,9 @@ async def test_nested_calls_are_indented_under_their_task_and_fold():
         tools = [item.tool for item in rows(app) if isinstance(item, Call)]
         assert tools[:5] == ["get_weather", "web_search", "Task", "Read", "Edit"]
         view = app.screen.query_one(CallList).view
-        task_row = next(i for i, item in enumerate(view.items) if isinstance(item, Call) and item.tool == "Task")
+        task_row = next(
+            i for i, item in enumerate(view.items) if isinstance(item, Call) and item.tool == "Task"
+        )
         assert view.depths[task_row + 1] == 1 and view.depths[task_row + 2] == 1
         assert "▾ Task" in screen_text(app)
         app.screen.query_one(CallList).move_to(task_row)

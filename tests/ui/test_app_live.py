@@ -14,8 +14,14 @@ from inspector.ui.widgets.call_list import CallList
 
 
 def request(call_id: str, execution: str = "client", timeout: int = 30_000) -> bytes:
-    body = {"id": call_id, "messageId": "m1", "toolName": "read_local_file", "execution": execution,
-            "parameters": {"filePath": "/x"}, "timeoutMs": timeout}
+    body = {
+        "id": call_id,
+        "messageId": "m1",
+        "toolName": "read_local_file",
+        "execution": execution,
+        "parameters": {"filePath": "/x"},
+        "timeoutMs": timeout,
+    }
     return alicia.encode_envelope(type_=6, body=body, conversation_id="conv_1", stanza_id=-1)
 
 

@@ -34,7 +34,9 @@ def select(call_id: str, open_detail: bool = False):
             widget.cursor_blink = False
         call_list = app.screen.query_one(CallList)
         view = call_list.view
-        index = next(i for i, item in enumerate(view.items) if isinstance(item, Call) and item.call_id == call_id)
+        index = next(
+            i for i, item in enumerate(view.items) if isinstance(item, Call) and item.call_id == call_id
+        )
         call_list.move_to(index)
         await pilot.pause()
         if open_detail:
@@ -69,8 +71,11 @@ def test_filter_in_use(snap_compare):
 
 
 def test_help_screen(snap_compare):
-    assert snap_compare(make_app(sample_store(), options=theme("high-contrast")), terminal_size=SNAP_SIZE,
-                        press=["question_mark"])
+    assert snap_compare(
+        make_app(sample_store(), options=theme("high-contrast")),
+        terminal_size=SNAP_SIZE,
+        press=["question_mark"],
+    )
 
 
 def test_diff_view_light(snap_compare):

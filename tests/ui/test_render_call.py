@@ -27,7 +27,9 @@ def test_header_has_tool_id_executor_state_and_timings():
 def test_pending_counts_down_then_turns_overdue():
     call = make_call(make_request(timeout_ms=5000))
     pending = show(call, now=1002.0)
-    assert "pending" in pending.splitlines()[0] and "3.0s left" in pending and "waiting for a result" in pending
+    assert (
+        "pending" in pending.splitlines()[0] and "3.0s left" in pending and "waiting for a result" in pending
+    )
     overdue = show(call, now=1007.0)
     assert "overdue" in overdue.splitlines()[0] and "overdue by 2.0s" in overdue
     assert "the deadline has passed" in overdue
@@ -35,9 +37,12 @@ def test_pending_counts_down_then_turns_overdue():
 
 
 def test_flags_late_duplicates_answered_by_and_violation():
-    call = make_call(make_request(timeout_ms=1000, violation="timeoutMs missing on a client call"),
-                     make_result(ts=1003.0, answered_by="inspector"), make_result(ts=1004.0),
-                     make_result(Outcome.ERROR, ts=1005.0, error_message="again"))
+    call = make_call(
+        make_request(timeout_ms=1000, violation="timeoutMs missing on a client call"),
+        make_result(ts=1003.0, answered_by="inspector"),
+        make_result(ts=1004.0),
+        make_result(Outcome.ERROR, ts=1005.0, error_message="again"),
+    )
     text = show(call)
     assert "late: answered after the deadline  ·  2 duplicate results  ·  answered by inspector" in text
     assert "⚠ protocol violation: timeoutMs missing on a client call" in text
@@ -49,9 +54,15 @@ def test_flags_late_duplicates_answered_by_and_violation():
 
 
 def test_errors_come_before_parameters_and_result():
-    call = make_call(make_request(params={"command": "false"}),
-                     make_result(Outcome.ERROR, error_code="EXIT_1", error_message="command failed",
-                                 details=BashDetail(stderr="bad thing")))
+    call = make_call(
+        make_request(params={"command": "false"}),
+        make_result(
+            Outcome.ERROR,
+            error_code="EXIT_1",
+            error_message="command failed",
+            details=BashDetail(stderr="bad thing"),
+        ),
+    )
     text = show(call)
     assert text.index("\nerror\n") < text.index("\nparameters\n") < text.index("\nresult  error")
     assert "EXIT_1  command failed" in text and "bad thing" in text
@@ -59,8 +70,15 @@ def test_errors_come_before_parameters_and_result():
 
 
 def test_a_result_that_only_repeats_its_error_is_not_shown_twice():
-    call = make_call(make_request(), make_result(Outcome.ERROR, error_message="Error: rate limited",
-                                                 data="Error: rate limited", details=TextDetail("Error: rate limited")))
+    call = make_call(
+        make_request(),
+        make_result(
+            Outcome.ERROR,
+            error_message="Error: rate limited",
+            data="Error: rate limited",
+            details=TextDetail("Error: rate limited"),
+        ),
+    )
     text = show(call)
     assert text.count("Error: rate limited") == 1
     assert "(the error message above is the whole result)" in text
@@ -69,8 +87,10 @@ def test_a_result_that_only_repeats_its_error_is_not_shown_twice():
 def test_nested_calls_are_listed_with_their_state():
     parent = make_call(make_request("task", "Task"), make_result(call_id="task", ts=1009.0))
     for index, outcome in enumerate([Outcome.SUCCESS, Outcome.ERROR]):
-        child = make_call(make_request(f"c{index}", "Read", summary=f"file{index}.py"),
-                          make_result(outcome, call_id=f"c{index}", ts=1000.25))
+        child = make_call(
+            make_request(f"c{index}", "Read", summary=f"file{index}.py"),
+            make_result(outcome, call_id=f"c{index}", ts=1000.25),
+        )
         child.parent = parent
         parent.children.append(child)
     parent.children.append(Message("subscription_event", "pushed", ts=1002.0))
@@ -82,7 +102,9 @@ def test_nested_calls_are_listed_with_their_state():
 
 
 def test_state_colours_come_from_the_theme():
-    theme = RenderTheme.from_variables({"call-failed": "#010203", "nonsense": "#ffffff", "call-pending": "bogus"})
+    theme = RenderTheme.from_variables(
+        {"call-failed": "#010203", "nonsense": "#ffffff", "call-pending": "bogus"}
+    )
     assert theme.failed == "#010203" and theme.pending == RenderTheme.dark().pending
     call = make_call(make_request(), make_result(Outcome.ERROR, error_message="x"))
     ansi = render(render_call(call, width=80, theme=theme, now=0.0)).ansi
@@ -122,8 +144,11 @@ def test_render_item_covers_orphans_messages_and_malformed_records():
     assert '"plan": [' in text and '"model": "m"' in text
 
     raw = RawRef("f.jsonl", "line 9", data=b'{"broken": tru', protocol="rap")
-    text = render(render_item(Malformed("line 9", "not JSON: Expecting value", "f.jsonl", raw), width=80,
-                              theme=THEME, now=0.0)).text
+    text = render(
+        render_item(
+            Malformed("line 9", "not JSON: Expecting value", "f.jsonl", raw), width=80, theme=THEME, now=0.0
+        )
+    ).text
     assert "malformed record" in text and "where line 9  ·  file f.jsonl" in text
     assert "not JSON: Expecting value" in text and '{"broken": tru' in text
 
@@ -138,7 +163,7 @@ def test_multi_line_parameters_show_as_text_blocks():
     call = make_call(make_request(params={"command": "set -e\nmake test", "n": 1}))
     lines = [line.rstrip() for line in show(call).splitlines()]
     start = lines.index("parameters")
-    assert lines[start + 1:start + 7] == [
+    assert lines[start + 1 : start + 7] == [
         "{",
         '  "command": ┆ 2 lines of text,',
         "    ┆ set -e",

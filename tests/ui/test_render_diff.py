@@ -15,11 +15,21 @@ from inspector.ui.render.words import changed_ranges
 THEME = RenderTheme.dark()
 CONSOLE = Console()
 
-STRUCTURED = [{
-    "oldStart": 10, "oldLines": 4, "newStart": 10, "newLines": 5,
-    "lines": [" def total(items):", "-    return sum(items)", "+    # ignore None", "+    return sum(i for i in items if i)",
-              "     # end"],
-}]
+STRUCTURED = [
+    {
+        "oldStart": 10,
+        "oldLines": 4,
+        "newStart": 10,
+        "newLines": 5,
+        "lines": [
+            " def total(items):",
+            "-    return sum(items)",
+            "+    # ignore None",
+            "+    return sum(i for i in items if i)",
+            "     # end",
+        ],
+    }
+]
 
 UNIFIED = """\
 --- a/old_name.py
@@ -62,8 +72,8 @@ def test_unified_patch_line_numbers_headers_and_rename():
     assert rows[1] == "@@ -1,3 +1,3 @@ class Greeter"
     assert rows[2:6] == [
         "  1   1   import os",
-        "  2     - print(\"hi\")",
-        "      2 + print(\"hello\")",
+        '  2     - print("hi")',
+        '      2 + print("hello")',
         "  3   3   x = 1",
     ]
     assert rows[6] == "@@ -20,2 +20,3 @@ def later"
@@ -77,9 +87,12 @@ def test_unified_patch_line_numbers_headers_and_rename():
 
 def test_side_by_side_from_the_minimum_width_or_when_forced():
     diff = FileDiff("src/calc.py", hunks_from_structured_patch(STRUCTURED))
-    narrow = render(render_diff(diff, width=SIDE_BY_SIDE_MIN_WIDTH - 1, theme=THEME),
-                    width=SIDE_BY_SIDE_MIN_WIDTH - 1).text
-    wide = render(render_diff(diff, width=SIDE_BY_SIDE_MIN_WIDTH, theme=THEME), width=SIDE_BY_SIDE_MIN_WIDTH).text
+    narrow = render(
+        render_diff(diff, width=SIDE_BY_SIDE_MIN_WIDTH - 1, theme=THEME), width=SIDE_BY_SIDE_MIN_WIDTH - 1
+    ).text
+    wide = render(
+        render_diff(diff, width=SIDE_BY_SIDE_MIN_WIDTH, theme=THEME), width=SIDE_BY_SIDE_MIN_WIDTH
+    ).text
     assert "│" not in narrow
     rows = _rows(wide)
     # The removed line sits beside the first added line; the second added line has an empty left side.
@@ -97,8 +110,17 @@ def test_side_by_side_from_the_minimum_width_or_when_forced():
 
 
 def test_long_lines_wrap_inside_their_column():
-    hunks = hunks_from_structured_patch([{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1,
-                                          "lines": ["-" + "x" * 150, "+" + "y" * 150]}])
+    hunks = hunks_from_structured_patch(
+        [
+            {
+                "oldStart": 1,
+                "oldLines": 1,
+                "newStart": 1,
+                "newLines": 1,
+                "lines": ["-" + "x" * 150, "+" + "y" * 150],
+            }
+        ]
+    )
     rows = _rows(render(render_diff(FileDiff("a.txt", hunks), width=60, theme=THEME), width=60).text)
     body = rows[2:]
     assert all(len(row) <= 60 for row in rows)
@@ -108,8 +130,17 @@ def test_long_lines_wrap_inside_their_column():
 
 
 def test_changed_lines_have_their_backgrounds_and_changed_words_marked():
-    hunks = hunks_from_structured_patch([{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1,
-                                          "lines": ["-let x = 1;", "+let x = 2;"]}])
+    hunks = hunks_from_structured_patch(
+        [
+            {
+                "oldStart": 1,
+                "oldLines": 1,
+                "newStart": 1,
+                "newLines": 1,
+                "lines": ["-let x = 1;", "+let x = 2;"],
+            }
+        ]
+    )
     ansi = render(render_diff(FileDiff("a.txt", hunks), width=80, theme=THEME), width=80).ansi
     assert "48;2;61;20;25" in ansi and "48;2;18;54;31" in ansi  # removed and added backgrounds
     assert "48;2;122;36;48m1" in ansi and "48;2;31;107;58m2" in ansi  # the changed words, stronger
@@ -119,10 +150,12 @@ def test_changed_lines_have_their_backgrounds_and_changed_words_marked():
 
 def test_a_huge_diff_is_cut_with_a_marker():
     lines = [f"+line {n}" for n in range(5000)]
-    hunks = hunks_from_structured_patch([{"oldStart": 0, "oldLines": 0, "newStart": 1, "newLines": 5000,
-                                          "lines": lines}])
-    text = render(render_diff(FileDiff("big.txt", hunks), width=80, theme=THEME, limits=Limits(lines=100)),
-                  width=80).text
+    hunks = hunks_from_structured_patch(
+        [{"oldStart": 0, "oldLines": 0, "newStart": 1, "newLines": 5000, "lines": lines}]
+    )
+    text = render(
+        render_diff(FileDiff("big.txt", hunks), width=80, theme=THEME, limits=Limits(lines=100)), width=80
+    ).text
     assert "line 99" in text and "line 100\n" not in text
     assert "… 4,900 more diff lines not shown" in text
 

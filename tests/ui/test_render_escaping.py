@@ -42,44 +42,84 @@ HAZARDS = {
 
 def _surfaces(payload: str):
     """Renderables that carry ``payload`` in every place a session string can reach."""
-    request = make_request(tool=f"Tool{payload}", params={payload: payload, "list": [payload]},
-                           violation=payload, summary=payload)
+    request = make_request(
+        tool=f"Tool{payload}",
+        params={payload: payload, "list": [payload]},
+        violation=payload,
+        summary=payload,
+    )
     details = [
         BashDetail(stdout=payload, stderr=payload, note=payload, background_id=payload),
         FileDetail(path=f"x{payload}.py", content=f"x = '{payload}'\n# {payload}"),
         FileDetail(path="notes.txt", content=payload),
-        PatchDetail(path=f"a{payload}.rs", hunks=hunks_from_structured_patch(
-            [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [f"-{payload}", f"+{payload}!"]}])),
+        PatchDetail(
+            path=f"a{payload}.rs",
+            hunks=hunks_from_structured_patch(
+                [
+                    {
+                        "oldStart": 1,
+                        "oldLines": 1,
+                        "newStart": 1,
+                        "newLines": 1,
+                        "lines": [f"-{payload}", f"+{payload}!"],
+                    }
+                ]
+            ),
+        ),
         PatchDetail(path="new.py", kind="create", content=payload),
-        TodoDetail(old=[TodoItem(payload)], new=[TodoItem(payload, "completed"), TodoItem(payload + "2", payload)]),
+        TodoDetail(
+            old=[TodoItem(payload)], new=[TodoItem(payload, "completed"), TodoItem(payload + "2", payload)]
+        ),
         FileListDetail(files=[payload], mode=payload),
         FileListDetail(content=payload),
         FetchDetail(url=payload, code_text=payload, result=payload),
         SearchDetail(query=payload, results=[payload, {"content": [{"title": payload, "url": payload}]}]),
         TaskDetail(status=payload, agent_id=payload, description=payload, prompt=payload, content=payload),
         DisplayDetail([Segment("text", payload)], payload),
-        DisplayDetail([Segment("diff", {}, parse_unified_diff(f"@@ -1 +1 @@ {payload}\n-{payload}\n+a\n", payload))],
-                      payload),
+        DisplayDetail(
+            [Segment("diff", {}, parse_unified_diff(f"@@ -1 +1 @@ {payload}\n-{payload}\n+a\n", payload))],
+            payload,
+        ),
         TextDetail(payload),
         None,
     ]
     for detail in details:
-        result = make_result(Outcome.ERROR, details=detail, data={payload: payload}, error_code=payload,
-                             error_message=payload, answered_by=payload)
+        result = make_result(
+            Outcome.ERROR,
+            details=detail,
+            data={payload: payload},
+            error_code=payload,
+            error_message=payload,
+            answered_by=payload,
+        )
         call = make_call(request, result, make_result(details=detail, data=payload))
         yield render_call(call, width=100, theme=THEME, now=1002.0)
         yield render_call(call, width=160, theme=THEME, now=1002.0)
-    yield render_diff(FileDiff(payload, hunks_from_structured_patch(
-        [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [f" {payload}"]}]), old_path=payload),
-        width=160, theme=THEME)
+    yield render_diff(
+        FileDiff(
+            payload,
+            hunks_from_structured_patch(
+                [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [f" {payload}"]}]
+            ),
+            old_path=payload,
+        ),
+        width=160,
+        theme=THEME,
+    )
     orphan = OrphanResult(make_result(call_id=payload, details=TextDetail(payload), error_message=payload))
     yield render_item(orphan, width=100, theme=THEME, now=0.0)
-    yield render_item(Message(payload, payload, group=payload, sender=payload, extra={payload: payload}),
-                      width=100, theme=THEME, now=0.0)
+    yield render_item(
+        Message(payload, payload, group=payload, sender=payload, extra={payload: payload}),
+        width=100,
+        theme=THEME,
+        now=0.0,
+    )
     raw = RawRef(source=payload, where=payload, data=json.dumps({payload: payload}).encode(), protocol="rap")
     yield render_item(Malformed(payload, payload, source=payload, raw=raw), width=100, theme=THEME, now=0.0)
-    yield render_raw(RawRef(source="x", where="line 1", data=payload.encode("utf-8", "surrogatepass"),
-                            protocol="rap"), theme=THEME)
+    yield render_raw(
+        RawRef(source="x", where="line 1", data=payload.encode("utf-8", "surrogatepass"), protocol="rap"),
+        theme=THEME,
+    )
 
 
 @pytest.mark.parametrize("name", sorted(HAZARDS))
@@ -94,8 +134,14 @@ def test_markup_shows_as_the_literal_text():
     for renderable in _surfaces(HAZARDS["markup"]):
         out = render(renderable)
         assert "[bold]x[/bold]" in out.text or "[bold]x[/bold]" in out.text.replace("\n", "")
-    out = render(render_call(make_call(make_request(), make_result(details=BashDetail(HAZARDS["link_markup"]))),
-                             width=100, theme=THEME, now=0.0))
+    out = render(
+        render_call(
+            make_call(make_request(), make_result(details=BashDetail(HAZARDS["link_markup"]))),
+            width=100,
+            theme=THEME,
+            now=0.0,
+        )
+    )
     assert "[link=https://evil.example]click[/link]" in out.text
 
 
@@ -115,8 +161,12 @@ def test_osc_sequences_are_visible_and_inert():
 
 
 def test_controls_bidi_and_surrogates_get_visible_stand_ins():
-    for name, expected in [("c0", "nul␀bel␇bs␈vt␋ff␌cr␍end"), ("c1", "csi8\\u009b31mnel\\u0085end"),
-                           ("bidi", "admin\\u202etxt.exe\\u2066x\\u2069"), ("surrogate", "lone\ufffdhalf")]:
+    for name, expected in [
+        ("c0", "nul␀bel␇bs␈vt␋ff␌cr␍end"),
+        ("c1", "csi8\\u009b31mnel\\u0085end"),
+        ("bidi", "admin\\u202etxt.exe\\u2066x\\u2069"),
+        ("surrogate", "lone\ufffdhalf"),
+    ]:
         call = make_call(make_request(), make_result(details=TextDetail(HAZARDS[name])))
         out = render(render_call(call, width=100, theme=THEME, now=0.0))
         assert expected in out.text, name
@@ -124,9 +174,11 @@ def test_controls_bidi_and_surrogates_get_visible_stand_ins():
 
 def test_a_one_megabyte_line_is_cut_with_a_marker():
     line = "A" * 1_000_000
-    call = make_call(make_request(params={"content": line}),
-                     make_result(details=BashDetail(stdout=line)),
-                     make_result(details=FileDetail("big.py", line)))
+    call = make_call(
+        make_request(params={"content": line}),
+        make_result(details=BashDetail(stdout=line)),
+        make_result(details=FileDetail("big.py", line)),
+    )
     out = render(render_call(call, width=120, theme=THEME, now=0.0), width=120)
     assert out.text.count("… (998,000 more chars)") == 3
     assert len(out.text) < 30_000

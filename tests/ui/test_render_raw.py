@@ -35,13 +35,20 @@ def test_alicia_packet_decoded_and_hex_dumped():
     assert "MessagePack, decoded" in text and '"toolName": "get_weather"' in text
     assert f"bytes  {len(PACKET)} B" in text
     dump = [line for line in text.splitlines() if line.startswith("0000")]
-    assert dump[0].startswith("00000000  82 a4 74 79 70 65 06 a4  62 6f 64 79 82 a2 69 64  |..type..body..id|")
+    assert dump[0].startswith(
+        "00000000  82 a4 74 79 70 65 06 a4  62 6f 64 79 82 a2 69 64  |..type..body..id|"
+    )
     assert dump[1].startswith("00000010  ")
     assert len(dump) == (len(PACKET) + 15) // 16
 
 
 def test_recording_line_shows_the_record_and_its_packet_bytes():
-    record = {"t": 1.0, "dir": "in", "raw": base64.b64encode(PACKET).decode(), "decoded": msgpack.unpackb(PACKET)}
+    record = {
+        "t": 1.0,
+        "dir": "in",
+        "raw": base64.b64encode(PACKET).decode(),
+        "decoded": msgpack.unpackb(PACKET),
+    }
     text = show(RawRef("r.jsonl", "line 2", data=json.dumps(record).encode(), protocol="recording"))
     assert '"dir": "in"' in text and "00000000  82 a4" in text
     assert "MessagePack, decoded" not in text  # the record already has it under "decoded"
@@ -82,7 +89,10 @@ def test_several_records_with_labels():
 def test_hex_dump_width_and_cut():
     data = bytes(range(256)) * 10
     narrow = render(hex_dump(data[:16], THEME, width=60), width=60).text.splitlines()
-    assert narrow == ["00000000  00 01 02 03 04 05 06 07  |........|", "00000008  08 09 0a 0b 0c 0d 0e 0f  |........|"]
+    assert narrow == [
+        "00000000  00 01 02 03 04 05 06 07  |........|",
+        "00000008  08 09 0a 0b 0c 0d 0e 0f  |........|",
+    ]
     cut = render(hex_dump(data, THEME, width=100, limits=Limits(lines=4))).text.splitlines()
     assert len(cut) == 5 and cut[-1] == "… 2,496 more bytes not shown"
     assert cut[2] == "00000020  20 21 22 23 24 25 26 27  28 29 2a 2b 2c 2d 2e 2f  | !\"#$%&'()*+,-./|"

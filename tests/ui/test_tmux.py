@@ -13,8 +13,9 @@ import pytest
 
 DEMO = Path(__file__).resolve().parents[2] / "sample_sessions" / "demo.recording.jsonl"
 
-pytestmark = pytest.mark.skipif(shutil.which("tmux") is None,
-                                reason="tmux is not installed (CI installs it: apt-get install tmux)")
+pytestmark = pytest.mark.skipif(
+    shutil.which("tmux") is None, reason="tmux is not installed (CI installs it: apt-get install tmux)"
+)
 
 
 class Tmux:
@@ -26,8 +27,9 @@ class Tmux:
         self.tmp = tmp
 
     def run(self, *args: str, check: bool = True) -> subprocess.CompletedProcess:
-        return subprocess.run(["tmux", "-L", self.socket, *args], capture_output=True, text=True,
-                              timeout=20, check=check)
+        return subprocess.run(
+            ["tmux", "-L", self.socket, *args], capture_output=True, text=True, timeout=20, check=check
+        )
 
     def start(self, command: list[str], env: dict[str, str]) -> None:
         exports = " ".join(f"{k}={_quote(v)}" for k, v in env.items())
@@ -65,9 +67,14 @@ def _quote(value: str) -> str:
 def test_inspector_runs_in_a_real_terminal(tmp_path):
     tmux = Tmux(tmp_path)
     paged = tmp_path / "paged.json"
-    env = {"INSPECTOR_CONFIG": str(tmp_path / "none.toml"), "INSPECTOR_CLAUDE_DIR": str(tmp_path),
-           "TERM": "xterm-256color", "TZ": "UTC", "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
-           "PAGER": f"sh -c 'cp \"$0\" {paged}'"}
+    env = {
+        "INSPECTOR_CONFIG": str(tmp_path / "none.toml"),
+        "INSPECTOR_CLAUDE_DIR": str(tmp_path),
+        "TERM": "xterm-256color",
+        "TZ": "UTC",
+        "PYTHONPATH": str(Path(__file__).resolve().parents[2]),
+        "PAGER": f"sh -c 'cp \"$0\" {paged}'",
+    }
     try:
         tmux.start([sys.executable, "-m", "inspector", str(DEMO)], env)
         screen = tmux.wait_for("get_weather")

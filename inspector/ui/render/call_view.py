@@ -19,13 +19,27 @@ from inspector.ui.render.theme import RenderTheme
 MAX_CHILDREN = 200
 """Nested calls listed under a call before a marker."""
 
-_OUTCOME_STATE = {"success": State.SUCCEEDED, "error": State.FAILED, "timeout": State.TIMED_OUT,
-                  "canceled": State.CANCELED, "denied": State.DENIED}
+_OUTCOME_STATE = {
+    "success": State.SUCCEEDED,
+    "error": State.FAILED,
+    "timeout": State.TIMED_OUT,
+    "canceled": State.CANCELED,
+    "denied": State.DENIED,
+}
 
 
-def render_call(call: Call, request: Request | None = None, results: list[Result] | None = None, *,
-                width: int, theme: RenderTheme, now: float | None, raw: bool = False, full_text: bool = False,
-                limits: Limits = DEFAULT_LIMITS) -> RenderableType:
+def render_call(
+    call: Call,
+    request: Request | None = None,
+    results: list[Result] | None = None,
+    *,
+    width: int,
+    theme: RenderTheme,
+    now: float | None,
+    raw: bool = False,
+    full_text: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> RenderableType:
     """Everything about one call, top to bottom.
 
     ``request``/``results`` are the hydrated payloads (``inspector.session.hydrate(call)``); when left
@@ -41,8 +55,11 @@ def render_call(call: Call, request: Request | None = None, results: list[Result
     if any(r.error_code or r.error_message for r in results):
         parts.append(_errors(results, theme))
     parts += [Text(""), heading("parameters", theme)]
-    parts.append(render_json(request.params, theme, limits, text_blocks=True) if request.params is not None
-                 else muted("(none)", theme))
+    parts.append(
+        render_json(request.params, theme, limits, text_blocks=True)
+        if request.params is not None
+        else muted("(none)", theme)
+    )
     if results:
         for index, result in enumerate(results):
             parts.append(Text(""))
@@ -84,14 +101,23 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
     text = Text()
     text.append(inline(call.tool or "(no tool name)", 120), Style(bold=True))
     text.append("  ")
-    text.append(f" {state.value.replace('_', ' ')} ", Style(color=theme.state_color(state), bold=True,
-                                                           reverse=True))
+    text.append(
+        f" {state.value.replace('_', ' ')} ", Style(color=theme.state_color(state), bold=True, reverse=True)
+    )
     if request.executor is not None:
         text.append(f"  {request.executor.value}", Style(color=theme.muted))
     text.append("\n")
-    text.append_text(fields_line([("id", call.call_id), ("group", call.group or None),
-                                  ("sender", request.sender or None),
-                                  ("parent", call.parent.call_id if call.parent else None)], theme))
+    text.append_text(
+        fields_line(
+            [
+                ("id", call.call_id),
+                ("group", call.group or None),
+                ("sender", request.sender or None),
+                ("parent", call.parent.call_id if call.parent else None),
+            ],
+            theme,
+        )
+    )
     timings = fields_line(_timings(call, now), theme)
     if timings.plain:
         text.append("\n")
@@ -120,7 +146,9 @@ def _timings(call: Call, now: float | None) -> list[tuple[str, object]]:
     elif now is not None:
         remaining = call.remaining(now)
         if remaining is not None:
-            pairs.append(("", f"{duration(remaining)} left" if remaining > 0 else f"overdue by {duration(-remaining)}"))
+            pairs.append(
+                ("", f"{duration(remaining)} left" if remaining > 0 else f"overdue by {duration(-remaining)}")
+            )
         elif request.ts is not None:
             pairs.append(("waiting", duration(max(0.0, now - request.ts))))
     return pairs
@@ -132,7 +160,9 @@ def _flags(call: Call, theme: RenderTheme) -> Text:
     if call.late:
         words.append(("late: answered after the deadline", theme.overdue))
     if call.duplicates:
-        words.append((f"{call.duplicates} duplicate result{'s' if call.duplicates > 1 else ''}", theme.overdue))
+        words.append(
+            (f"{call.duplicates} duplicate result{'s' if call.duplicates > 1 else ''}", theme.overdue)
+        )
     first = call.result
     if first is not None and first.answered_by:
         words.append((f"answered by {inline(first.answered_by, 80)}", theme.heading))
@@ -161,8 +191,9 @@ def _errors(results: list[Result], theme: RenderTheme) -> RenderableType:
     return Group(*parts)
 
 
-def _result_heading(result: Result, index: int, count: int, request_ts: float | None,
-                    theme: RenderTheme) -> Text:
+def _result_heading(
+    result: Result, index: int, count: int, request_ts: float | None, theme: RenderTheme
+) -> Text:
     title = "result" if index == 0 else f"duplicate result {index} of {count - 1}"
     state = _OUTCOME_STATE.get(result.outcome.value, State.FAILED)
     text = heading(title, theme)
@@ -236,15 +267,32 @@ def _child_line(child: Item, theme: RenderTheme, now: float | None) -> Text:
 
 
 # -- other items ---------------------------------------------------------------------------------
-def render_item(item: Item, *, width: int, theme: RenderTheme, now: float | None, raw: bool = False,
-                full_text: bool = False, limits: Limits = DEFAULT_LIMITS) -> RenderableType:
+def render_item(
+    item: Item,
+    *,
+    width: int,
+    theme: RenderTheme,
+    now: float | None,
+    raw: bool = False,
+    full_text: bool = False,
+    limits: Limits = DEFAULT_LIMITS,
+) -> RenderableType:
     """Any store item: a call (hydrated here), an orphan result, a message or a malformed record."""
     if isinstance(item, Call):
         from inspector.session import hydrate
 
         request, results = hydrate(item)
-        return render_call(item, request, results, width=width, theme=theme, now=now, raw=raw,
-                           full_text=full_text, limits=limits)
+        return render_call(
+            item,
+            request,
+            results,
+            width=width,
+            theme=theme,
+            now=now,
+            raw=raw,
+            full_text=full_text,
+            limits=limits,
+        )
     if isinstance(item, OrphanResult):
         return _orphan(item, width, theme, raw, full_text, limits)
     if isinstance(item, Message):
@@ -254,16 +302,26 @@ def render_item(item: Item, *, width: int, theme: RenderTheme, now: float | None
     return muted(f"(nothing to show for a {type(item).__name__})", theme)
 
 
-def _orphan(item: OrphanResult, width: int, theme: RenderTheme, raw: bool, full_text: bool,
-            limits: Limits) -> RenderableType:
+def _orphan(
+    item: OrphanResult, width: int, theme: RenderTheme, raw: bool, full_text: bool, limits: Limits
+) -> RenderableType:
     result = item.result
     head = Text()
     head.append(" orphan result ", Style(color=theme.orphan, bold=True, reverse=True))
     head.append("  no request has this id", Style(color=theme.muted))
     head.append("\n")
-    head.append_text(fields_line([("id", result.call_id), ("group", result.group or None),
-                                  ("tool", result.tool or None), ("sender", result.sender or None),
-                                  ("at", clock(result.ts) if result.ts is not None else None)], theme))
+    head.append_text(
+        fields_line(
+            [
+                ("id", result.call_id),
+                ("group", result.group or None),
+                ("tool", result.tool or None),
+                ("sender", result.sender or None),
+                ("at", clock(result.ts) if result.ts is not None else None),
+            ],
+            theme,
+        )
+    )
     if raw:
         return Group(head, Text(""), render_raw(result.raw, theme=theme, width=width))
     parts: list[RenderableType] = [head]
@@ -278,9 +336,17 @@ def _message(item: Message, theme: RenderTheme, raw: bool, limits: Limits) -> Re
     head = Text()
     head.append(inline(item.kind or "message", 60), Style(color=theme.heading, bold=True, italic=True))
     head.append("\n")
-    head.append_text(fields_line([("from", item.sender or None), ("group", item.group or None),
-                                  ("at", clock(item.ts) if item.ts is not None else None),
-                                  ("parent", item.parent_id)], theme))
+    head.append_text(
+        fields_line(
+            [
+                ("from", item.sender or None),
+                ("group", item.group or None),
+                ("at", clock(item.ts) if item.ts is not None else None),
+                ("parent", item.parent_id),
+            ],
+            theme,
+        )
+    )
     if raw:
         return Group(head, Text(""), render_raw(item.raw, theme=theme))
     body = render_value(item.text, theme, limits) if item.text else muted("(no text)", theme)

@@ -56,8 +56,15 @@ class _Line:
     new_no: int | None
 
 
-def render_diff(file_diff: FileDiff, *, width: int, theme: RenderTheme, side_by_side: bool | None = None,
-                limits: Limits = DEFAULT_LIMITS, show_path: bool = True) -> RenderableType:
+def render_diff(
+    file_diff: FileDiff,
+    *,
+    width: int,
+    theme: RenderTheme,
+    side_by_side: bool | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+    show_path: bool = True,
+) -> RenderableType:
     """One file's diff: a header (path, +added −removed), then each hunk with its ``@@`` header.
 
     Unified (old and new line numbers, one sign column) below ``SIDE_BY_SIDE_MIN_WIDTH`` cells,
@@ -70,8 +77,17 @@ def render_diff(file_diff: FileDiff, *, width: int, theme: RenderTheme, side_by_
         side_by_side = width >= SIDE_BY_SIDE_MIN_WIDTH
     numbers = _number_width(file_diff)
     if side_by_side:
-        view = GutterLines([Column(numbers + 1), Column(2), Column(None), Column(1),
-                            Column(numbers + 1), Column(2), Column(None)])
+        view = GutterLines(
+            [
+                Column(numbers + 1),
+                Column(2),
+                Column(None),
+                Column(1),
+                Column(numbers + 1),
+                Column(2),
+                Column(None),
+            ]
+        )
     else:
         view = GutterLines([Column(numbers + 1), Column(numbers + 1), Column(2), Column(None)])
     if show_path:
@@ -95,18 +111,26 @@ def render_diff(file_diff: FileDiff, *, width: int, theme: RenderTheme, side_by_
         else:
             _unified_rows(view, shown, numbers, styles)
         if cut > 0:
-            rest = cut + sum(len(h.lines) for h in file_diff.hunks[hunk_index + 1:])
+            rest = cut + sum(len(h.lines) for h in file_diff.hunks[hunk_index + 1 :])
             view.add_full(cut_marker(rest, "diff lines"))
             break
     return view
 
 
-def render_diffs(diffs: list[FileDiff], *, width: int, theme: RenderTheme, side_by_side: bool | None = None,
-                 limits: Limits = DEFAULT_LIMITS) -> RenderableType:
+def render_diffs(
+    diffs: list[FileDiff],
+    *,
+    width: int,
+    theme: RenderTheme,
+    side_by_side: bool | None = None,
+    limits: Limits = DEFAULT_LIMITS,
+) -> RenderableType:
     """Several files' diffs one after the other."""
     if not diffs:
         return Text("(empty diff)", Style(color=theme.muted, italic=True))
-    parts = [render_diff(d, width=width, theme=theme, side_by_side=side_by_side, limits=limits) for d in diffs]
+    parts = [
+        render_diff(d, width=width, theme=theme, side_by_side=side_by_side, limits=limits) for d in diffs
+    ]
     return parts[0] if len(parts) == 1 else Group(*parts)
 
 
@@ -133,8 +157,7 @@ def _header(file_diff: FileDiff, styles: _Styles) -> Text:
 
 
 def _hunk_header(hunk: Hunk, styles: _Styles) -> Text:
-    text = Text(f"@@ -{hunk.old_start},{hunk.old_lines} +{hunk.new_start},{hunk.new_lines} @@",
-                styles.hunk)
+    text = Text(f"@@ -{hunk.old_start},{hunk.old_lines} +{hunk.new_start},{hunk.new_lines} @@", styles.hunk)
     if hunk.header:
         text.append(" " + inline(hunk.header, 300), styles.muted)
     return text
@@ -196,8 +219,9 @@ def _cells(line: _Line | None, number: int | None, width: int, styles: _Styles) 
     background = styles.added if line.kind == "+" else styles.removed if line.kind == "-" else None
     sign_style = styles.added_sign if line.kind == "+" else styles.removed_sign
     number_cell = _number(number, width, styles.number + background if background else styles.number)
-    sign = Text(line.kind + " " if line.kind in "+-" else "  ", sign_style + background if background else "",
-                end="")
+    sign = Text(
+        line.kind + " " if line.kind in "+-" else "  ", sign_style + background if background else "", end=""
+    )
     text = line.text.copy()
     if background:
         text.style = background
@@ -244,5 +268,7 @@ def _pairs(lines: list[_Line]) -> list[tuple[_Line | None, _Line | None]]:
             added.append(lines[index])
             index += 1
         for row in range(max(len(removed), len(added))):
-            pairs.append((removed[row] if row < len(removed) else None, added[row] if row < len(added) else None))
+            pairs.append(
+                (removed[row] if row < len(removed) else None, added[row] if row < len(added) else None)
+            )
     return pairs

@@ -19,8 +19,14 @@ if TYPE_CHECKING:
 MAX_HIGHLIGHT_CHARS = 400_000
 """Above this many characters a block is shown plain: Pygments lexers can be slow on huge inputs."""
 
-_SPECIAL_NAMES = {"justfile": "Makefile", "vagrantfile": "Ruby", "gemfile": "Ruby", "rakefile": "Ruby",
-                  "go.mod": "Text only", "go.sum": "Text only"}
+_SPECIAL_NAMES = {
+    "justfile": "Makefile",
+    "vagrantfile": "Ruby",
+    "gemfile": "Ruby",
+    "rakefile": "Ruby",
+    "go.mod": "Text only",
+    "go.sum": "Text only",
+}
 """Lower-case file names Pygments has no pattern for -> the lexer's name."""
 
 
@@ -106,8 +112,9 @@ def token_style(style_name: str, token_type) -> Style:
     )
 
 
-def highlight_lines(lines: list[str], lexer: Lexer | None, style_name: str,
-                    limits: Limits = DEFAULT_LIMITS) -> list[Text]:
+def highlight_lines(
+    lines: list[str], lexer: Lexer | None, style_name: str, limits: Limits = DEFAULT_LIMITS
+) -> list[Text]:
     """Highlight consecutive source lines as one block (so strings and comments spanning lines work).
 
     Each line is cut at ``limits.line_chars`` and cleaned *before* lexing, so the lexer only ever sees
@@ -176,8 +183,9 @@ def _lexed_lines(cleaned: list[str], lexer: Lexer, style_name: str) -> list[Text
     return texts
 
 
-def highlight_code(code: str, path: str | None, style_name: str,
-                   limits: Limits = DEFAULT_LIMITS) -> tuple[list[Text], int]:
+def highlight_code(
+    code: str, path: str | None, style_name: str, limits: Limits = DEFAULT_LIMITS
+) -> tuple[list[Text], int]:
     """A file's text as highlighted lines (lexer from ``path``) and how many lines were cut."""
     lines, cut = split_lines(code, limits)
     return highlight_lines(lines, lexer_for_path(path), style_name, limits), cut

@@ -116,8 +116,9 @@ class _Writer:
             more = " …" if len(data) > 16 else ""
             self.out.append(f"<{len(data):,} bytes: {preview}{more}>", self.literal)
         else:
-            self.out.append(clean(f"<{type(value).__name__}: {repr(value)[:200]}>", keep_newlines=False),
-                            self.muted)
+            self.out.append(
+                clean(f"<{type(value).__name__}: {repr(value)[:200]}>", keep_newlines=False), self.muted
+            )
 
     def string_value(self, value: str, style: Style) -> None:
         extra = len(value) - self.limits.line_chars
@@ -129,8 +130,9 @@ class _Writer:
             self.out.append(f" … ({extra:,} more chars)", MARKER_STYLE)
 
 
-def render_json(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *,
-                text_blocks: bool = False) -> Text:
+def render_json(
+    value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *, text_blocks: bool = False
+) -> Text:
     """``value`` as pretty JSON (2-space indent, keys in order) with theme colours.
 
     Strings are JSON-escaped, cleaned and cut at ``limits.line_chars``; output stops after
@@ -161,8 +163,9 @@ def parse_json_text(text: str) -> tuple[bool, Any]:
         return False, None
 
 
-def render_value(value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *,
-                 text_blocks: bool = True) -> Text:
+def render_value(
+    value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *, text_blocks: bool = True
+) -> Text:
     """A payload: text as text (or as JSON when it is a JSON document), anything else as JSON
     (multi-line strings inside as text blocks, see ``render_json``)."""
     if isinstance(value, str):

@@ -55,8 +55,9 @@ def clock(ts: float | None) -> str:
     return f"{base}.{int((ts % 1) * 1000):03d}"
 
 
-def numbered_code(code: str, path: str | None, theme: RenderTheme, start_line: int = 1,
-                  limits: Limits = DEFAULT_LIMITS) -> GutterLines:
+def numbered_code(
+    code: str, path: str | None, theme: RenderTheme, start_line: int = 1, limits: Limits = DEFAULT_LIMITS
+) -> GutterLines:
     """File content highlighted by its path's language, with line numbers counted from ``start_line``."""
     lines, cut = highlight_code(code, path, theme.syntax_style, limits)
     last = start_line + len(lines) + cut

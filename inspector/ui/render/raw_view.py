@@ -24,8 +24,14 @@ MAX_HEX_BYTES = 64 * 1024
 """Bytes shown in a hex dump before a marker."""
 
 
-def render_raw(raw: RawRef | Sequence[RawRef] | None, *, theme: RenderTheme | None = None, width: int = 100,
-               limits: Limits = DEFAULT_LIMITS, labels: Sequence[str] | None = None) -> RenderableType:
+def render_raw(
+    raw: RawRef | Sequence[RawRef] | None,
+    *,
+    theme: RenderTheme | None = None,
+    width: int = 100,
+    limits: Limits = DEFAULT_LIMITS,
+    labels: Sequence[str] | None = None,
+) -> RenderableType:
     """One or several original records, each under a heading saying where it came from.
 
     ``labels`` (one per record, e.g. "request", "result") title the headings; the default is "record".
@@ -53,8 +59,12 @@ def _where(ref: RawRef, label: str, theme: RenderTheme) -> Text:
         span = f"bytes {ref.offset:,}–{ref.offset + ref.length:,}"
     text = heading(label, theme)
     text.append("  ")
-    text.append_text(fields_line([("", ref.where), ("file", ref.source or None), ("", span),
-                                  ("format", ref.protocol or None)], theme))
+    text.append_text(
+        fields_line(
+            [("", ref.where), ("file", ref.source or None), ("", span), ("format", ref.protocol or None)],
+            theme,
+        )
+    )
     return text
 
 
@@ -62,7 +72,9 @@ def _body(ref: RawRef, theme: RenderTheme, width: int, limits: Limits) -> list[R
     try:
         data = ref.read()
     except OSError as exc:
-        return [Text(f"cannot read the record: {exc.strerror or type(exc).__name__}", Style(color=theme.failed))]
+        return [
+            Text(f"cannot read the record: {exc.strerror or type(exc).__name__}", Style(color=theme.failed))
+        ]
     if not data:
         return [muted("(empty record)", theme)]
     packet = _hex_packet(data) if ref.protocol in ("alicia", "") else None
@@ -139,8 +151,9 @@ def _msgpack(data: bytes) -> Any:
         return _NOT
 
 
-def _msgpack_parts(packet: bytes, theme: RenderTheme, width: int, limits: Limits, *, decoded: bool = True,
-                   value: Any = _NOT) -> list[RenderableType]:
+def _msgpack_parts(
+    packet: bytes, theme: RenderTheme, width: int, limits: Limits, *, decoded: bool = True, value: Any = _NOT
+) -> list[RenderableType]:
     parts: list[RenderableType] = []
     if decoded:
         value = _msgpack(packet) if value is _NOT else value
@@ -160,7 +173,7 @@ def hex_dump(data: bytes, theme: RenderTheme, width: int = 100, limits: Limits =
     ascii_style = Style(color=theme.json_string)
     text = Text()
     for start in range(0, len(shown), per_line):
-        chunk = shown[start: start + per_line]
+        chunk = shown[start : start + per_line]
         if start:
             text.append("\n")
         text.append(f"{start:08x}  ", offset_style)

@@ -42,16 +42,23 @@ class ViewContext:
 
     __slots__ = ("width", "theme", "limits", "full_text")
 
-    def __init__(self, width: int, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS,
-                 full_text: bool = False) -> None:
+    def __init__(
+        self, width: int, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, full_text: bool = False
+    ) -> None:
         self.width = width
         self.theme = theme
         self.limits = limits
         self.full_text = full_text
 
 
-def render_result_body(result: Result, *, width: int, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS,
-                       full_text: bool = False) -> RenderableType:
+def render_result_body(
+    result: Result,
+    *,
+    width: int,
+    theme: RenderTheme,
+    limits: Limits = DEFAULT_LIMITS,
+    full_text: bool = False,
+) -> RenderableType:
     """The body of one result: a view chosen by the type of ``result.details``, else its data as JSON/text.
 
     A view that fails on unexpected detail contents falls back to the generic JSON view of the data.
@@ -88,21 +95,29 @@ def bash_view(detail: BashDetail, ctx: ViewContext) -> RenderableType:
     flags = Text()
     if detail.interrupted:
         flags.append("interrupted", Style(color=theme.failed, bold=True))
-    info = fields_line([
-        ("exit code", detail.exit_code),
-        ("background task", detail.background_id),
-        ("", detail.note),
-    ], theme)
+    info = fields_line(
+        [
+            ("exit code", detail.exit_code),
+            ("background task", detail.background_id),
+            ("", detail.note),
+        ],
+        theme,
+    )
     if flags.plain and info.plain:
         flags.append("  ·  ", Style(color=theme.muted))
     flags.append_text(info)
     if flags.plain:
         parts.append(flags)
     if detail.stdout:
-        parts += [heading("stdout", theme, _line_count(detail.stdout)), safe_text(detail.stdout, limits=ctx.limits)]
+        parts += [
+            heading("stdout", theme, _line_count(detail.stdout)),
+            safe_text(detail.stdout, limits=ctx.limits),
+        ]
     if detail.stderr:
-        parts += [heading("stderr", theme, _line_count(detail.stderr)),
-                  safe_text(detail.stderr, style=Style(color=theme.failed), limits=ctx.limits)]
+        parts += [
+            heading("stderr", theme, _line_count(detail.stderr)),
+            safe_text(detail.stderr, style=Style(color=theme.failed), limits=ctx.limits),
+        ]
     if not detail.stdout and not detail.stderr:
         parts.append(muted("(no output)", theme))
     return Group(*parts)
@@ -117,8 +132,10 @@ def file_view(detail: FileDetail, ctx: ViewContext) -> RenderableType:
     """A file as read: path and line range, then the content highlighted with its line numbers."""
     theme = ctx.theme
     if detail.is_image:
-        return Group(heading("image", theme, detail.path),
-                     muted(f"[image {detail.mime or 'of unknown type'} — not shown in the terminal]", theme))
+        return Group(
+            heading("image", theme, detail.path),
+            muted(f"[image {detail.mime or 'of unknown type'} — not shown in the terminal]", theme),
+        )
     shown = detail.num_lines if detail.num_lines is not None else detail.content.count("\n") + 1
     last = detail.start_line + max(shown, 1) - 1
     span = f"lines {detail.start_line}–{last}"
@@ -141,8 +158,9 @@ def patch_view(detail: PatchDetail, ctx: ViewContext) -> RenderableType:
         parts.append(render_diff(detail.file_diff, width=ctx.width, theme=theme, limits=ctx.limits))
     elif detail.content is not None:
         file_diff = diff_from_content(detail.path, detail.content, ctx.limits)
-        parts.append(render_diff(file_diff, width=ctx.width, theme=theme, side_by_side=False,
-                                 limits=ctx.limits))
+        parts.append(
+            render_diff(file_diff, width=ctx.width, theme=theme, side_by_side=False, limits=ctx.limits)
+        )
     else:
         parts.append(render_diff(detail.file_diff, width=ctx.width, theme=theme, limits=ctx.limits))
     return Group(*parts)
@@ -157,8 +175,10 @@ def display_view(detail: DisplayDetail, ctx: ViewContext) -> RenderableType:
     segment = detail.preferred()
     if segment is None:
         types = ", ".join(s.type for s in detail.segments) or "none"
-        return Group(heading("text", theme, f"no display segment the inspector can show (types: {types})"),
-                     _text_or_empty(detail.text, ctx))
+        return Group(
+            heading("text", theme, f"no display segment the inspector can show (types: {types})"),
+            _text_or_empty(detail.text, ctx),
+        )
     position = detail.segments.index(segment) + 1
     note = f"segment {position} of {len(detail.segments)}; the model received {size}"
     return Group(heading(f"display: {segment.type}", theme, note), _segment_body(segment, ctx))

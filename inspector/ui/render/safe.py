@@ -57,8 +57,9 @@ def split_lines(text: str, limits: Limits = DEFAULT_LIMITS) -> tuple[list[str], 
     return [line[:-1] if line.endswith("\r") else line for line in lines], cut
 
 
-def safe_line(line: str, style: StyleType = "", limits: Limits = DEFAULT_LIMITS,
-              marker_style: StyleType = MARKER_STYLE) -> Text:
+def safe_line(
+    line: str, style: StyleType = "", limits: Limits = DEFAULT_LIMITS, marker_style: StyleType = MARKER_STYLE
+) -> Text:
     """One line as Text: cleaned, cut at ``limits.line_chars`` with a visible marker."""
     extra = len(line) - limits.line_chars
     if extra > 0:
@@ -106,5 +107,3 @@ def human_size(size: int | float | None) -> str:
             return f"{value:.0f} {unit}" if unit == "B" else f"{value:.1f} {unit}"
         value /= 1024
     return ""
-
-

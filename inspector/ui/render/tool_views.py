@@ -76,12 +76,15 @@ def _todo_line(item: TodoItem, theme: RenderTheme, style: Style | None) -> Text:
 def file_list_view(detail: FileListDetail, theme: RenderTheme, limits: Limits) -> RenderableType:
     """Glob and Grep: counts and mode, then the matching lines (content mode) or the file names."""
     count = detail.num_files if detail.num_files is not None else len(detail.files)
-    summary = fields_line([
-        ("", f"{count:,} file{'s' if count != 1 else ''}"),
-        ("mode", detail.mode),
-        ("lines", detail.num_lines),
-        ("", "truncated" if detail.truncated else None),
-    ], theme)
+    summary = fields_line(
+        [
+            ("", f"{count:,} file{'s' if count != 1 else ''}"),
+            ("mode", detail.mode),
+            ("lines", detail.num_lines),
+            ("", "truncated" if detail.truncated else None),
+        ],
+        theme,
+    )
     parts: list[RenderableType] = [summary]
     if detail.content:
         parts.append(safe_text(detail.content, limits=limits))
@@ -104,22 +107,28 @@ def file_list_view(detail: FileListDetail, theme: RenderTheme, limits: Limits) -
 def fetch_view(detail: FetchDetail, theme: RenderTheme, limits: Limits) -> RenderableType:
     """WebFetch: URL, HTTP status, size and time, then what the fetch returned."""
     status = " ".join(str(part) for part in (detail.code, detail.code_text) if part not in (None, ""))
-    summary = fields_line([
-        ("", detail.url),
-        ("HTTP", status),
-        ("", human_size(detail.size) if detail.size is not None else None),
-        ("", duration(detail.duration_ms / 1000) if detail.duration_ms is not None else None),
-    ], theme)
+    summary = fields_line(
+        [
+            ("", detail.url),
+            ("HTTP", status),
+            ("", human_size(detail.size) if detail.size is not None else None),
+            ("", duration(detail.duration_ms / 1000) if detail.duration_ms is not None else None),
+        ],
+        theme,
+    )
     body = safe_text(detail.result, limits=limits) if detail.result else muted("(no content)", theme)
     return Group(summary, body)
 
 
 def search_view(detail: SearchDetail, theme: RenderTheme, limits: Limits) -> RenderableType:
     """WebSearch: the query, then links (title and URL) and text results in order."""
-    summary = fields_line([
-        ("query", detail.query),
-        ("", duration(detail.duration_s) if detail.duration_s is not None else None),
-    ], theme)
+    summary = fields_line(
+        [
+            ("query", detail.query),
+            ("", duration(detail.duration_s) if detail.duration_s is not None else None),
+        ],
+        theme,
+    )
     parts: list[RenderableType] = [summary]
     for entry in detail.results[: limits.lines]:
         parts.append(_search_entry(entry, theme, limits))
@@ -151,13 +160,16 @@ def _search_entry(entry: Any, theme: RenderTheme, limits: Limits) -> RenderableT
 # -- subagent tasks ------------------------------------------------------------------------------
 def task_view(detail: TaskDetail, theme: RenderTheme, limits: Limits) -> RenderableType:
     """Task/Agent: status and counts, the prompt, then the subagent's final answer."""
-    summary = fields_line([
-        ("status", detail.status),
-        ("agent", detail.agent_id),
-        ("tool uses", detail.tool_count),
-        ("took", duration(detail.duration_ms / 1000) if detail.duration_ms is not None else None),
-        ("tokens", f"{detail.tokens:,}" if isinstance(detail.tokens, int) else detail.tokens),
-    ], theme)
+    summary = fields_line(
+        [
+            ("status", detail.status),
+            ("agent", detail.agent_id),
+            ("tool uses", detail.tool_count),
+            ("took", duration(detail.duration_ms / 1000) if detail.duration_ms is not None else None),
+            ("tokens", f"{detail.tokens:,}" if isinstance(detail.tokens, int) else detail.tokens),
+        ],
+        theme,
+    )
     parts: list[RenderableType] = [summary]
     if detail.description:
         parts.append(fields_line([("description", detail.description)], theme))

@@ -18,10 +18,14 @@ from inspector.textsafe import clean, one_line
 from inspector.ui import keys
 
 SUCCESS = "success"
-KIND_CHOICES = [("success (result map)", SUCCESS)] + [(f"failure: {code}", code)
-                                                       for code in compose.ERROR_CHOICES]
-ISSUE_STYLES = {compose.Severity.REFUSE: "bold red", compose.Severity.CONFIRM: "bold yellow",
-                compose.Severity.NOTE: "dim"}
+KIND_CHOICES = [("success (result map)", SUCCESS)] + [
+    (f"failure: {code}", code) for code in compose.ERROR_CHOICES
+]
+ISSUE_STYLES = {
+    compose.Severity.REFUSE: "bold red",
+    compose.Severity.CONFIRM: "bold yellow",
+    compose.Severity.NOTE: "dim",
+}
 
 
 class AnswerScreen(ModalScreen[Any]):
@@ -49,8 +53,14 @@ class AnswerScreen(ModalScreen[Any]):
             with VerticalScroll(id="answer-preview-box"):
                 yield Static("", id="answer-issues")
                 yield Static("", id="answer-preview")
-            yield Static(Text("ctrl+s send (also ctrl+enter, ctrl+j, alt+enter) · ctrl+u unknown tool · "
-                              "ctrl+t timeout · esc cancel", style="dim"), id="answer-keys")
+            yield Static(
+                Text(
+                    "ctrl+s send (also ctrl+enter, ctrl+j, alt+enter) · ctrl+u unknown tool · "
+                    "ctrl+t timeout · esc cancel",
+                    style="dim",
+                ),
+                id="answer-keys",
+            )
 
     def on_mount(self) -> None:
         self.watch(self.app, "now", self._show_head)
@@ -69,7 +79,9 @@ class AnswerScreen(ModalScreen[Any]):
         result, problem = compose.parse_result(text)
         if self.kind == SUCCESS:
             return (None, problem) if problem else (compose.success(result), None)
-        code = self.query_one("#answer-code", Input).value.strip() if self.kind == compose.CUSTOM else self.kind
+        code = (
+            self.query_one("#answer-code", Input).value.strip() if self.kind == compose.CUSTOM else self.kind
+        )
         message = self.query_one("#answer-message", Input).value
         partial = result if result else None
         if problem and text.strip() not in ("", "{}"):
@@ -124,7 +136,9 @@ class AnswerScreen(ModalScreen[Any]):
         head.append(f"  id {one_line(call.call_id, 60)}  ", "dim")
         executor = call.request.executor.value if call.request.executor else "no execution"
         head.append(executor + "  ")
-        head.append(compose.time_left_text(call, now), "bold yellow" if (call.remaining(now) or 1) > 0 else "bold red")
+        head.append(
+            compose.time_left_text(call, now), "bold yellow" if (call.remaining(now) or 1) > 0 else "bold red"
+        )
         head.append("\n" + one_line(call.request.summary, 200), "dim")
         self.query_one("#answer-head", Static).update(head)
 
@@ -151,14 +165,18 @@ class AnswerScreen(ModalScreen[Any]):
             return
         try:
             sent = await self.source.send_answer(
-                self.call, draft, confirm_duplicate=self.query_one("#confirm-duplicate", Checkbox).value,
-                confirm_late=self.query_one("#confirm-late", Checkbox).value)
+                self.call,
+                draft,
+                confirm_duplicate=self.query_one("#confirm-duplicate", Checkbox).value,
+                confirm_late=self.query_one("#confirm-late", Checkbox).value,
+            )
         except ConfirmationNeeded as exc:
             issues.update(Text("confirm first: " + one_line(str(exc), 400), style="bold yellow"))
             return
         except AnswerError as exc:
             issues.update(Text("not sent: " + one_line(str(exc), 400), style="bold red"))
             return
-        self.app.notify(f"Answer sent for {one_line(self.call.call_id, 60)} (stanzaId {sent.stanza_id}).",
-                        timeout=4)
+        self.app.notify(
+            f"Answer sent for {one_line(self.call.call_id, 60)} (stanzaId {sent.stanza_id}).", timeout=4
+        )
         self.dismiss(sent)

@@ -46,8 +46,10 @@ def _size(size: float) -> str:
 class BrowserScreen(Screen):
     """A table of sessions; enter opens the highlighted one."""
 
-    BINDINGS = [Binding("enter", "open", "Open", id="browser-open", show=True),
-                Binding("r", "rescan", "Rescan", id="browser-rescan", show=True)]
+    BINDINGS = [
+        Binding("enter", "open", "Open", id="browser-open", show=True),
+        Binding("r", "rescan", "Rescan", id="browser-rescan", show=True),
+    ]
 
     def __init__(self, claude_dir: str | None = None) -> None:
         super().__init__()
@@ -67,7 +69,9 @@ class BrowserScreen(Screen):
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
         table.add_columns("modified", "project", "session", "size", "tool calls")
-        self.query_one("#browser-title", Static).update(Text(f"Claude Code sessions in {one_line(self.root, 200)}"))
+        self.query_one("#browser-title", Static).update(
+            Text(f"Claude Code sessions in {one_line(self.root, 200)}")
+        )
         self.set_class(True, "-scanning")
         self._scan()
 
@@ -96,13 +100,20 @@ class BrowserScreen(Screen):
         for index, session in enumerate(sessions):
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(session.modified))
             calls = "" if session.tool_calls is None else str(session.tool_calls)
-            table.add_row(when, Text(one_line(session.project, 60)),
-                          Text(one_line(os.path.basename(session.path), 60)), _size(session.size), calls,
-                          key=str(index))
+            table.add_row(
+                when,
+                Text(one_line(session.project, 60)),
+                Text(one_line(os.path.basename(session.path), 60)),
+                _size(session.size),
+                calls,
+                key=str(index),
+            )
         if sessions:
             table.focus()
         else:
-            self.query_one("#browser-empty", Static).update(Text(EMPTY_HELP.format(root=one_line(self.root, 200))))
+            self.query_one("#browser-empty", Static).update(
+                Text(EMPTY_HELP.format(root=one_line(self.root, 200)))
+            )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
         self._open(event.cursor_row)

@@ -13,14 +13,26 @@ from textual.widgets import Static
 from inspector.ui import keys
 
 KEY_NAMES = {
-    "slash": "/", "question_mark": "?", "left_square_bracket": "[", "right_square_bracket": "]",
-    "plus": "+", "minus": "-", "equals_sign": "=", "escape": "esc", "pagedown": "pgdn", "pageup": "pgup",
-    "space": "space", "enter": "enter", "tab": "tab",
+    "slash": "/",
+    "question_mark": "?",
+    "left_square_bracket": "[",
+    "right_square_bracket": "]",
+    "plus": "+",
+    "minus": "-",
+    "equals_sign": "=",
+    "escape": "esc",
+    "pagedown": "pgdn",
+    "pageup": "pgup",
+    "space": "space",
+    "enter": "enter",
+    "tab": "tab",
 }
 
-INTRO = ("Filter grammar: tool:GLOB  state:pending|failed|timeout|orphan|late|dup|violation  "
-         "exec:server|client|either  id:PREFIX  group:G  \"free text\"  -term negates.  "
-         "ctrl+p opens the command palette with every action.")
+INTRO = (
+    "Filter grammar: tool:GLOB  state:pending|failed|timeout|orphan|late|dup|violation  "
+    'exec:server|client|either  id:PREFIX  group:G  "free text"  -term negates.  '
+    "ctrl+p opens the command palette with every action."
+)
 
 
 def key_label(keys_text: str) -> str:
@@ -37,8 +49,11 @@ def bindings_table(overrides: dict[str, str]) -> Table:
         table.add_row(Text(title, style="bold underline"), "", "")
         for key in keys.KEYS:
             if key.scope == scope:
-                table.add_row(Text(key_label(overrides.get(key.id, key.keys)), style="bold"),
-                              Text(key.tooltip or key.description), key.id)
+                table.add_row(
+                    Text(key_label(overrides.get(key.id, key.keys)), style="bold"),
+                    Text(key.tooltip or key.description),
+                    key.id,
+                )
         table.add_row("", "", "")
     return table
 

@@ -176,8 +176,12 @@ class MainScreen(MainActions, Screen):
             watch(lambda state: self.post_message(SourceChanged()))
         start = getattr(source, "start", None)
         if callable(start):
-            self.run_worker(start(), group="source", exit_on_error=False,
-                            description=f"connecting to {one_line(self.session.label, 60)}")
+            self.run_worker(
+                start(),
+                group="source",
+                exit_on_error=False,
+                description=f"connecting to {one_line(self.session.label, 60)}",
+            )
 
     def on_source_changed(self, message: SourceChanged) -> None:
         self._update_status()
@@ -207,8 +211,12 @@ class MainScreen(MainActions, Screen):
         interval = sys.getswitchinterval()
         sys.setswitchinterval(min(interval, LOADING_SWITCH_INTERVAL))
         try:
-            read_into(self.store, self.session.opened, progress=lambda p: self.post_message(LoadProgress(p)),
-                      cancelled=lambda: worker.is_cancelled)
+            read_into(
+                self.store,
+                self.session.opened,
+                progress=lambda p: self.post_message(LoadProgress(p)),
+                cancelled=lambda: worker.is_cancelled,
+            )
         finally:
             sys.setswitchinterval(interval)
 
@@ -241,8 +249,13 @@ class MainScreen(MainActions, Screen):
 
     def on_replay_ready(self, message: ReplayReady) -> None:
         keep = keep_payloads_for(self.session.opened)
-        self.replay = ReplayControl(message.events, message.namespaces, self.app.clock.now,
-                                    speed=self.session.speed, keep_payloads=keep)
+        self.replay = ReplayControl(
+            message.events,
+            message.namespaces,
+            self.app.clock.now,
+            speed=self.session.speed,
+            keep_payloads=keep,
+        )
         self._watch_store(self.replay.store)
         self.set_class(False, "-loading")
         self.replay.play()

@@ -78,8 +78,9 @@ class MainActions:
 
     def action_toggle_full_text(self: MainScreen) -> None:
         self.detail.full_text = not self.detail.full_text
-        self.notify("Full text the model received." if self.detail.full_text else "Display segments.",
-                    timeout=2)
+        self.notify(
+            "Full text the model received." if self.detail.full_text else "Display segments.", timeout=2
+        )
 
     def action_toggle_messages(self: MainScreen) -> None:
         self.view.hide_messages = not self.view.hide_messages
@@ -107,8 +108,12 @@ class MainActions:
                 return
             self.following = True
             for opened in followable:
-                self.run_worker(self._follow(opened), group="follow", exit_on_error=False,
-                                description=f"following {opened.path}")
+                self.run_worker(
+                    self._follow(opened),
+                    group="follow",
+                    exit_on_error=False,
+                    description=f"following {opened.path}",
+                )
         self.call_list.follow = self.following
         self._update_status()
 
@@ -120,12 +125,18 @@ class MainActions:
                 self.store.ingest(event, opened.ns)
 
         def on_restart() -> None:
-            self.notify(f"{opened.path} was truncated or replaced; reading it again from the top.",
-                        severity="warning", timeout=5)
+            self.notify(
+                f"{opened.path} was truncated or replaced; reading it again from the top.",
+                severity="warning",
+                timeout=5,
+            )
 
         # start where the load stopped, so lines written since are not missed
-        tail = (FileTail.at_offset(opened.path, opened.reached) if opened.reached >= 0
-                else FileTail.at_end(opened.path))
+        tail = (
+            FileTail.at_offset(opened.path, opened.reached)
+            if opened.reached >= 0
+            else FileTail.at_end(opened.path)
+        )
         await follow(opened.path, opened.module, on_events, tail=tail, on_restart=on_restart)
 
     # -- replay --------------------------------------------------------------------------------
@@ -200,8 +211,9 @@ class MainActions:
             return
         text = export.pager_text(item, self.now)
         pager = os.environ.get("PAGER") or "less -R"
-        with tempfile.NamedTemporaryFile("w", suffix=".json", prefix="inspector-", delete=False,
-                                         encoding="utf-8") as fh:
+        with tempfile.NamedTemporaryFile(
+            "w", suffix=".json", prefix="inspector-", delete=False, encoding="utf-8"
+        ) as fh:
             fh.write(text)
             path = fh.name
         try:
@@ -228,8 +240,7 @@ class MainActions:
             self.notify("Select a pending request to answer.", severity="warning", timeout=3)
             return
         if item.request.executor not in (Executor.CLIENT, Executor.EITHER):
-            self.notify("Only client or either requests can be answered here.", severity="warning",
-                        timeout=4)
+            self.notify("Only client or either requests can be answered here.", severity="warning", timeout=4)
             return
         from inspector.ui.screens.answer import AnswerScreen
 

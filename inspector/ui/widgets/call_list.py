@@ -17,9 +17,35 @@ from inspector.ui.view import RowView
 from inspector.ui.widgets.rows import SOON, Layout, RowStyles, needs_ticks, render_row, timing
 
 STYLE_NAMES = (
-    "row", "context", "cursor", "cursor-blur", "clock", "source", "tool", "where", "exec", "summary", "flag", "dim",
-    "pending", "overdue", "succeeded", "failed", "timed_out", "canceled", "denied", "orphan", "malformed",
-    "message", "soon", "urgent", "late", "latency", "violation", "orphan-text", "malformed-text",
+    "row",
+    "context",
+    "cursor",
+    "cursor-blur",
+    "clock",
+    "source",
+    "tool",
+    "where",
+    "exec",
+    "summary",
+    "flag",
+    "dim",
+    "pending",
+    "overdue",
+    "succeeded",
+    "failed",
+    "timed_out",
+    "canceled",
+    "denied",
+    "orphan",
+    "malformed",
+    "message",
+    "soon",
+    "urgent",
+    "late",
+    "latency",
+    "violation",
+    "orphan-text",
+    "malformed-text",
     "message-text",
 )
 
@@ -50,8 +76,15 @@ class CallList(ScrollView, can_focus=True):
             super().__init__()
             self.item = item
 
-    def __init__(self, view: RowView, *, sources: dict[str, str] | None = None, name: str | None = None,
-                 id: str | None = None, classes: str | None = None) -> None:
+    def __init__(
+        self,
+        view: RowView,
+        *,
+        sources: dict[str, str] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
         super().__init__(name=name, id=id, classes=classes)
         self.view = view
         self.sources = sources or {}
@@ -75,9 +108,12 @@ class CallList(ScrollView, can_focus=True):
     @property
     def row_styles(self) -> RowStyles:
         if self._styles is None:
-            self._styles = RowStyles({
-                name: self.get_component_rich_style(f"call-list--{name}", partial=True) for name in STYLE_NAMES
-            })
+            self._styles = RowStyles(
+                {
+                    name: self.get_component_rich_style(f"call-list--{name}", partial=True)
+                    for name in STYLE_NAMES
+                }
+            )
             self._styles.styles["row"] = self.rich_style
         return self._styles
 
@@ -282,8 +318,9 @@ class CallList(ScrollView, can_focus=True):
         strip = self._cache.get(key)
         if strip is None:
             source = self.sources.get(_source_of(item), "") if layout.source_width else ""
-            strip = render_row(item, depth, layout, styles, now, source=source, folded=folded,
-                               context=context)
+            strip = render_row(
+                item, depth, layout, styles, now, source=source, folded=folded, context=context
+            )
             self._cache[key] = strip
         return strip
 

@@ -83,8 +83,9 @@ class DetailPane(VerticalScroll, can_focus=True):
         try:
             renderable = self._renderable()
         except Exception as exc:  # noqa: BLE001 - a renderer bug must not take the app down
-            renderable = Text(f"cannot show this item: {type(exc).__name__}: {one_line(str(exc), 200)}",
-                              style="bold red")
+            renderable = Text(
+                f"cannot show this item: {type(exc).__name__}: {one_line(str(exc), 200)}", style="bold red"
+            )
         self._body.update(renderable, layout=layout)
         if scroll_home:
             self.scroll_home(animate=False)
@@ -97,9 +98,19 @@ class DetailPane(VerticalScroll, can_focus=True):
         theme = _render_theme(self.app)
         if isinstance(item, Call):
             request, results = self.payloads(item)
-            return render_call(item, request, results, width=width, theme=theme, now=self.now, raw=self.raw,
-                               full_text=self.full_text)
-        return render_item(item, width=width, theme=theme, now=self.now, raw=self.raw, full_text=self.full_text)
+            return render_call(
+                item,
+                request,
+                results,
+                width=width,
+                theme=theme,
+                now=self.now,
+                raw=self.raw,
+                full_text=self.full_text,
+            )
+        return render_item(
+            item, width=width, theme=theme, now=self.now, raw=self.raw, full_text=self.full_text
+        )
 
 
 def _render_theme(app) -> RenderTheme:

@@ -59,8 +59,9 @@ class Layout:
         tool_x = timing_x + cls.TIMING + 1
         tool_width = 24 if width >= 100 else 16
         summary_x = tool_x + tool_width + 1 + (exec_width + 1 if exec_width else 0)
-        return cls(width, show_clock, source_width, badge_x, timing_x, tool_x, tool_width, exec_width,
-                   summary_x)
+        return cls(
+            width, show_clock, source_width, badge_x, timing_x, tool_x, tool_width, exec_width, summary_x
+        )
 
 
 def clock_text(ts: float | None) -> str:
@@ -191,8 +192,17 @@ def item_ts(item: Item) -> float | None:
     return getattr(item, "ts", None)
 
 
-def render_row(item: Item, depth: int, layout: Layout, styles: RowStyles, now: float | None, *,
-               source: str = "", folded: bool = False, context: bool = False) -> Strip:
+def render_row(
+    item: Item,
+    depth: int,
+    layout: Layout,
+    styles: RowStyles,
+    now: float | None,
+    *,
+    source: str = "",
+    folded: bool = False,
+    context: bool = False,
+) -> Strip:
     """The row for ``item``: clock, source, state badge, time column, tool, executor, summary."""
     base = styles["context"] if context else styles["row"]
     segments: list[Segment] = []
@@ -204,7 +214,7 @@ def render_row(item: Item, depth: int, layout: Layout, styles: RowStyles, now: f
     segments.append(Segment(fit(badge, Layout.BADGE), styles[state_style]))
     segments.append(Segment(" ", base))
     time_text, time_style = timing(item, now)
-    segments.append(Segment(time_text.rjust(Layout.TIMING)[-Layout.TIMING:] + " ", styles[time_style]))
+    segments.append(Segment(time_text.rjust(Layout.TIMING)[-Layout.TIMING :] + " ", styles[time_style]))
     indent = "  " * min(depth, 6)
     if isinstance(item, Call) and item.children:
         marker = "▸ " if folded else "▾ "

@@ -31,16 +31,28 @@ class Status:
     filter: str = ""
 
     def signature(self) -> tuple:
-        return (self.sources, self.connection, tuple(self.counts.items()), self.orphans, self.malformed,
-                self.messages, self.rows, self.follow, self.replay,
-                None if self.loading is None else round(self.loading, 2), self.filter)
+        return (
+            self.sources,
+            self.connection,
+            tuple(self.counts.items()),
+            self.orphans,
+            self.malformed,
+            self.messages,
+            self.rows,
+            self.follow,
+            self.replay,
+            None if self.loading is None else round(self.loading, 2),
+            self.filter,
+        )
 
 
 class StatusBar(Static):
     """One line at the bottom; redrawn only when what it says changes."""
 
-    COMPONENT_CLASSES = {f"status-bar--{name}" for name in
-                         [*STATE_CLASSES.values(), "orphan", "malformed", "label", "on", "off", "source"]}
+    COMPONENT_CLASSES = {
+        f"status-bar--{name}"
+        for name in [*STATE_CLASSES.values(), "orphan", "malformed", "label", "on", "off", "source"]
+    }
 
     def __init__(self, *, id: str | None = None) -> None:
         super().__init__("", id=id)
