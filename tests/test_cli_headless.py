@@ -115,3 +115,13 @@ def test_format_can_be_forced(tmp_path):
     path.write_text('{"stanzaId": -1, "conversationId": "c", "type": 2, "body": {"content": "hi"}}\n')
     proc = run("stats", "--json", "--format", "alicia", str(path))
     assert proc.returncode == 0 and json.loads(proc.stdout)["messages"] == 1
+
+
+def test_stats_per_tool_json_and_text(tmp_path):
+    path = sample(tmp_path)
+    figures = json.loads(run("stats", "--json", str(path)).stdout)
+    assert figures["per_tool"]["calc"]["count"] == 1 and figures["per_tool"]["calc"]["p50_ms"] == 250.0
+    text = run("stats", str(path), cwd=tmp_path)
+    row = next(line for line in text.stdout.splitlines() if line.startswith("calc "))
+    assert row.split()[1:5] == ["1", "0", "250ms", "250ms"]
+    assert all(len(line) <= 80 for line in text.stdout.splitlines()[-3:])

@@ -96,17 +96,19 @@ def run_dump(args: argparse.Namespace) -> int:
 
 def run_stats(args: argparse.Namespace) -> int:
     from inspector.model.stats import session_stats
+    from inspector.model.tool_stats import per_tool
 
     store, infos = _load(args.paths, args.format, keep_payloads=False)
     if store is None:
         return EXIT_UNUSABLE
     figures: dict[str, Any] = {"format": ",".join(sorted({i.format for i in infos}))}
     figures.update(session_stats(store))
+    per_tool_figures = per_tool(store.all_calls(), store.clock.now())
     figures["sources"] = [{"path": i.path, "format": i.format, "malformed": i.malformed} for i in infos]
     if args.json:
         print(json.dumps(figures, ensure_ascii=False))
     else:
-        _print_stats(figures)
+        _print_stats(figures | {"per_tool_figures": per_tool_figures})
     return EXIT_MALFORMED if store.malformed else EXIT_OK
 
 
@@ -145,7 +147,20 @@ def _print_stats(figures: dict[str, Any]) -> None:
         table.add_row(name, Text(str(value)))
     tools = ", ".join(f"{one_line(k, 40)} {v}" for k, v in list(figures["tools"].items())[:15])
     table.add_row("tools", Text(tools or "-"))
-    _console().print(table)
+    console = _console()
+    console.print(table)
+    _print_per_tool(console, figures.get("per_tool_figures") or [])
+
+
+def _print_per_tool(console: Any, per_tool: list[Any]) -> None:
+    """Per tool: count, failures, p50/p90/max and the latency distribution, in 80 columns."""
+    from inspector.ui.render.tool_figures import figure_lines
+
+    if not per_tool:
+        return
+    console.print()
+    for line in figure_lines(per_tool, failed="bold red"):
+        console.print(line)
 
 
 def run_check(args: argparse.Namespace) -> int:

@@ -7,14 +7,8 @@ from typing import Any
 from inspector.model.call import State
 from inspector.model.events import Executor
 from inspector.model.store import CallStore
-
-
-def percentile(sorted_values: list[float], fraction: float) -> float | None:
-    """Nearest-rank percentile of an already sorted list (None when empty)."""
-    if not sorted_values:
-        return None
-    rank = max(1, int(-(-fraction * len(sorted_values) // 1)))  # ceil without math import
-    return sorted_values[min(rank, len(sorted_values)) - 1]
+from inspector.model.tool_stats import bucket_labels, per_tool
+from inspector.model.tool_stats import nearest_rank as percentile
 
 
 def session_stats(store: CallStore, now: float | None = None) -> dict[str, Any]:
@@ -61,6 +55,8 @@ def session_stats(store: CallStore, now: float | None = None) -> dict[str, Any]:
         "p50_ms": _round(p50),
         "p90_ms": _round(p90),
         "p99_ms": _round(p99),
+        "per_tool": {f.tool: f.as_json() for f in per_tool(store.all_calls(), now)},
+        "histogram_buckets": bucket_labels(),
     }
 
 
