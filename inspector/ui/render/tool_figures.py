@@ -28,7 +28,7 @@ def _tool(name: str, width: int) -> str:
 
 def header_line(tool_width: int = TOOL_WIDTH) -> Text:
     first, last = bucket_labels()[0], bucket_labels()[-1]
-    cells = "".join(h.rjust(w) for h, w in zip(HEADER, WIDTHS))
+    cells = "".join(h.rjust(w) for h, w in zip(HEADER, WIDTHS, strict=True))
     return Text(f"{'tool'.ljust(tool_width)}{cells}  {first}…{last}", style="bold")
 
 
@@ -39,7 +39,7 @@ def figure_line(
     line = Text(_tool(figures.tool, tool_width))
     line.append(str(figures.count).rjust(WIDTHS[0]))
     line.append(str(figures.failures).rjust(WIDTHS[1]), style=failed if figures.failures else "")
-    for value, width in zip((figures.p50_ms, figures.p90_ms, figures.max_ms), WIDTHS[2:]):
+    for value, width in zip((figures.p50_ms, figures.p90_ms, figures.max_ms), WIDTHS[2:], strict=True):
         line.append(_ms(value).rjust(width))
     line.append("  ")
     line.append(_spark(figures), style=spark)
