@@ -117,16 +117,42 @@ class Call:
         return f"Call({self.call_id!r}, {self.tool!r}, results={len(self.results)})"
 
 
+class HoldWindow:
+    """How long a result may wait for its request: the longest timeout seen, until the session ends."""
+
+    __slots__ = ("seconds", "ended")
+
+    def __init__(self, seconds: float = 30.0) -> None:
+        self.seconds = seconds
+        self.ended = False
+
+
 class OrphanResult:
-    """A result whose id matches no request: shown on its own, never attached."""
+    """A result whose id matches no request (yet): shown on its own until its request arrives.
 
-    __slots__ = ("result", "seq", "depth", "parent")
+    While ``waiting(now)`` it is held for a request that may still come (a lossy request overtaken by
+    a reliable result, a reconnect); after the longest timeout seen, or once the session ended, it is
+    an orphan.
+    """
 
-    def __init__(self, result: Result, seq: int = 0) -> None:
+    __slots__ = ("result", "seq", "depth", "parent", "since", "window")
+
+    def __init__(
+        self, result: Result, seq: int = 0, since: float | None = None, window: HoldWindow | None = None
+    ) -> None:
         self.result = result
         self.seq = seq
         self.depth = 0
         self.parent: Call | None = None
+        self.since = since
+        self.window = window
+
+    def waiting(self, now: float | None) -> bool:
+        """True while the request may still arrive (never for a finished session or file)."""
+        window = self.window
+        if window is None or window.ended or now is None or self.since is None:
+            return False
+        return now < self.since + window.seconds
 
     @property
     def call_id(self) -> str:

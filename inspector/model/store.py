@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 
-from inspector.model.call import Call, Item, OrphanResult
+from inspector.model.call import Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, SystemClock
 from inspector.model.events import Event, Malformed, Message, Request, Result, Skipped
 
@@ -27,12 +27,18 @@ class CallStore:
         self.calls: dict[tuple[str, str, str], Call] = {}
         self._by_id: dict[tuple[str, str], Call] = {}
         self.orphans: list[OrphanResult] = []
+        self.hold = HoldWindow()
+        self._held: dict[tuple[str, str], list[OrphanResult]] = {}
         self.malformed: list[Malformed] = []
         self.call_count = 0
         self.nested_count = 0
         self.message_count = 0
         self.version = 0
         self.skipped: dict[str, int] = {}
+        self.joined = 0
+        """Results that came before their request and were joined to it when it arrived."""
+        self.removed_top = 0
+        """Top-level rows taken out (a second early result of one request, joined to it)."""
         self._listeners: list[Listener] = []
 
     # -- listening -------------------------------------------------------------------
@@ -114,8 +120,42 @@ class CallStore:
         else:
             self.calls[key] = call
             self._by_id.setdefault((ns, request.call_id), call)
-        self._place(call, request.parent_id, ns)
+        if request.timeout_ms is not None and request.timeout_ms / 1000.0 > self.hold.seconds:
+            self.hold.seconds = request.timeout_ms / 1000.0
+        early = self._take_held(ns, request) if first is None else []
+        if early:
+            self._join(call, early)
+        else:
+            self._place(call, request.parent_id, ns)
         return call
+
+    def _take_held(self, ns: str, request: Request) -> list[OrphanResult]:
+        held = self._held.get((ns, request.call_id))
+        if not held:
+            return []
+        mine = [o for o in held if not o.result.group or not request.group or o.result.group == request.group]
+        rest = [o for o in held if o not in mine]
+        if rest:
+            self._held[(ns, request.call_id)] = rest
+        else:
+            del self._held[(ns, request.call_id)]
+        return mine
+
+    def _join(self, call: Call, early: list[OrphanResult]) -> None:
+        """A request whose results came first: it takes the first held result's row, and its results."""
+        first = early[0]
+        index = next((i for i, item in enumerate(self.items) if item is first), None)
+        if index is None or call.request.parent_id:
+            self._place(call, call.request.parent_id, "")
+        else:
+            self.items[index] = call
+        for orphan in early:
+            call.results.append(orphan.result)
+            self.orphans = [o for o in self.orphans if o is not orphan]
+            if orphan is not first:
+                self.items = [item for item in self.items if item is not orphan]
+                self.removed_top += 1
+        self.joined += len(early)
 
     def find(self, group: str, call_id: str, ns: str = "") -> Call | None:
         """The call a result with this group and id belongs to, if any.
@@ -133,12 +173,18 @@ class CallStore:
             result.details = None
         call = self.find(result.group, result.call_id, ns)
         if call is None:
-            orphan = OrphanResult(result, seq=len(self.orphans) + 1)
+            since = result.ts if result.ts is not None else self.clock.now()
+            orphan = OrphanResult(result, seq=len(self.orphans) + 1, since=since, window=self.hold)
             self.orphans.append(orphan)
             self.items.append(orphan)
+            self._held.setdefault((ns, result.call_id), []).append(orphan)
             return orphan
         call.results.append(result)
         return call
+
+    def end(self) -> None:
+        """The session ended: a result still waiting for its request is an orphan from now on."""
+        self.hold.ended = True
 
     # -- queries ---------------------------------------------------------------------
     def all_calls(self):

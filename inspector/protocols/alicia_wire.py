@@ -42,7 +42,37 @@ TYPE_NAMES: dict[int, str] = {
     29: "DimensionPreference",
     30: "EliteSelect",
     31: "EliteOptions",
+    # The coded generation (longregen/alicia shared/protocol/types.go): types past 31.
+    33: "GenerationRequest",
+    34: "ThinkingSummary",
+    35: "TitleUpdate",
+    40: "Subscribe",
+    41: "Unsubscribe",
+    42: "SubscribeAck",
+    43: "UnsubscribeAck",
+    50: "BranchUpdate",
+    51: "VoiceJoinRequest",
+    52: "VoiceJoinAck",
+    53: "VoiceLeaveRequest",
+    54: "VoiceLeaveAck",
+    55: "VoiceStatus",
+    56: "VoiceSpeaking",
+    60: "PreferencesUpdate",
+    70: "AssistantToolsRegister",
+    71: "AssistantToolsAck",
+    72: "AssistantHeartbeat",
+    80: "GenerationComplete",
+    90: "WhatsAppPairRequest",
+    91: "WhatsAppQR",
+    92: "WhatsAppStatus",
+    93: "WhatsAppDebug",
 }
+
+
+def type_name(msg_type: int) -> str:
+    """The name of a message type of either generation ("unknown type N" otherwise)."""
+    return TYPE_NAMES.get(msg_type, f"unknown type {msg_type}")
+
 
 STANDARD_ERROR_CODES = ("unknown_tool", "timeout", "execution_error", "invalid_parameters")
 

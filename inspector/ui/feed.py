@@ -40,6 +40,7 @@ class StoreFeed:
         self.store = store
         self._seen_top = 0
         self._max_seq = 0
+        self._removed = store.removed_top
         store.subscribe(self._on_change)
 
     def replace_store(self, store: CallStore) -> None:
@@ -48,6 +49,7 @@ class StoreFeed:
         self._changes.clear()
         self._seen_top = 0
         self._max_seq = 0
+        self._removed = store.removed_top
         self._reset = True
         store.subscribe(self._on_change)
         self._poke()
@@ -75,6 +77,11 @@ class StoreFeed:
         count = len(pending)
         touched = [pending.popleft() for _ in range(count)]
         items = self.store.items
+        removed = self.store.removed_top - self._removed
+        if removed:  # early results joined to their request left the top level: rebuild the rows
+            self._removed = self.store.removed_top
+            self._seen_top = max(0, self._seen_top - removed)
+            changes.nested = True
         end = len(items)
         changes.new_top = items[self._seen_top : end]
         self._seen_top = end
@@ -84,7 +91,7 @@ class StoreFeed:
             if id(item) in top_ids:
                 continue
             if isinstance(item, Call):
-                if item.parent is not None and item.seq > max_seq:
+                if item.seq > max_seq:  # a new call not appended: nested, or in an early result's row
                     changes.nested = True
                 changes.updated.append(item)
             elif isinstance(item, Message):

@@ -118,6 +118,12 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
             theme,
         )
     )
+    trace = request.extra.get("trace")
+    if isinstance(trace, dict) and trace.get("trace_id"):
+        text.append("\n")
+        text.append_text(
+            fields_line([("trace", trace.get("trace_id")), ("traceparent", trace.get("traceparent"))], theme)
+        )
     timings = fields_line(_timings(call, now), theme)
     if timings.plain:
         text.append("\n")
@@ -294,7 +300,7 @@ def render_item(
             limits=limits,
         )
     if isinstance(item, OrphanResult):
-        return _orphan(item, width, theme, raw, full_text, limits)
+        return _orphan(item, width, theme, now, raw, full_text, limits)
     if isinstance(item, Message):
         return _message(item, theme, raw, limits)
     if isinstance(item, Malformed):
@@ -303,12 +309,22 @@ def render_item(
 
 
 def _orphan(
-    item: OrphanResult, width: int, theme: RenderTheme, raw: bool, full_text: bool, limits: Limits
+    item: OrphanResult,
+    width: int,
+    theme: RenderTheme,
+    now: float | None,
+    raw: bool,
+    full_text: bool,
+    limits: Limits,
 ) -> RenderableType:
     result = item.result
     head = Text()
-    head.append(" orphan result ", Style(color=theme.orphan, bold=True, reverse=True))
-    head.append("  no request has this id", Style(color=theme.muted))
+    if item.waiting(now):
+        head.append(" early result ", Style(color=theme.orphan, bold=True, reverse=True))
+        head.append("  its request has not arrived (yet)", Style(color=theme.muted))
+    else:
+        head.append(" orphan result ", Style(color=theme.orphan, bold=True, reverse=True))
+        head.append("  no request has this id", Style(color=theme.muted))
     head.append("\n")
     head.append_text(
         fields_line(

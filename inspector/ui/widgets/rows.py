@@ -136,7 +136,7 @@ def _badge_and_style(item: Item, now: float | None) -> tuple[str, str]:
         state = item.state(now)
         return STATE_WORDS[state], state.value
     if isinstance(item, OrphanResult):
-        return "orphan", "orphan"
+        return ("early", "pending") if item.waiting(now) else ("orphan", "orphan")
     if isinstance(item, Malformed):
         return "malformed", "malformed"
     return "message", "message"

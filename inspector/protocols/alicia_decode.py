@@ -1,0 +1,222 @@
+"""Decoding Alicia envelopes of both generations: the documented ``{stanzaId, conversationId, type, meta,
+body}`` and the coded one (no stanzaId, W3C trace context, session/user ids; longregen/alicia
+shared/protocol/envelope.go)."""
+
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+import msgpack
+
+from inspector.model.events import Event, Malformed, Message, RawRef
+from inspector.protocols.alicia_calls import decode_request, decode_result
+from inspector.protocols.alicia_wire import TOOL_USE_REQUEST, TOOL_USE_RESULT, type_name
+from inspector.textsafe import one_line
+
+NAME = "alicia"
+
+
+# -- decoding ------------------------------------------------------------------------------
+def unpack(data: bytes) -> Any:
+    """Decode MessagePack bytes (one object, or several concatenated: returned as a list)."""
+    try:
+        return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="replace")
+    except msgpack.ExtraData as extra:
+        objects = [extra.unpacked]
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
+        unpacker.feed(extra.extra)
+        objects.extend(unpacker)
+        return objects
+
+
+def decode_packet(
+    data: bytes,
+    *,
+    where: str = "",
+    ts: float | None = None,
+    sender: str = "",
+    topic: str | None = None,
+    reliable: bool = True,
+    source: str = "live",
+    raw: RawRef | None = None,
+) -> list[Event]:
+    """Decode one data packet into events; never raises (bad packets become ``Malformed``)."""
+    if raw is None:
+        raw = RawRef(source=source, where=where, data=bytes(data), protocol=NAME)
+    try:
+        obj = unpack(bytes(data))
+    except Exception as exc:  # noqa: BLE001 - any decoder failure is the packet's fault
+        return [Malformed(where=where, reason=f"not MessagePack: {reason_of(exc)}", source=source, raw=raw)]
+    return decode_object(
+        obj, where=where, source=source, raw=raw, ts=ts, sender=sender, topic=topic, reliable=reliable
+    )
+
+
+def decode_object(
+    obj: Any,
+    *,
+    where: str = "",
+    source: str = "",
+    raw: RawRef | None = None,
+    ts: float | None = None,
+    sender: str = "",
+    topic: str | None = None,
+    reliable: bool = True,
+) -> list[Event]:
+    """Decode an already-unpacked packet: an envelope, an array of envelopes or a flat message."""
+    context = {"ts": ts, "sender": sender, "topic": topic, "reliable": reliable}
+    try:
+        if isinstance(obj, list):
+            events: list[Event] = []
+            for index, item in enumerate(obj):
+                events.extend(_decode_one(item, f"{where}[{index}]", source, raw, context))
+            if not obj:
+                events.append(
+                    Malformed(where=where, reason="empty array of envelopes", source=source, raw=raw)
+                )
+            return events
+        return _decode_one(obj, where, source, raw, context)
+    except RecursionError:
+        return [Malformed(where=where, reason="nested too deeply", source=source, raw=raw)]
+    except Exception as exc:  # noqa: BLE001 - a decoder bug must not lose the session
+        return [Malformed(where=where, reason=f"could not decode: {reason_of(exc)}", source=source, raw=raw)]
+
+
+def reason_of(exc: BaseException) -> str:
+    text = str(exc) or type(exc).__name__
+    return one_line(text, 160)
+
+
+def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict) -> list[Event]:
+    if not isinstance(obj, dict):
+        kind = type(obj).__name__
+        return [
+            Malformed(
+                where=where, reason=f"not an Alicia envelope (a {kind}, not a map)", source=source, raw=raw
+            )
+        ]
+    msg_type = obj.get("type")
+    if isinstance(msg_type, bool) or not isinstance(msg_type, int):
+        return [
+            Malformed(where=where, reason="not an Alicia envelope: no integer 'type'", source=source, raw=raw)
+        ]
+    if "body" in obj:
+        body = obj["body"]
+        flat = False
+    else:
+        body = {k: v for k, v in obj.items() if k not in ("type", "stanzaId", "meta")}
+        flat = True
+    meta = obj.get("meta")
+    if not isinstance(meta, dict):
+        meta = {}
+    stanza = obj.get("stanzaId")
+    stanza = stanza if isinstance(stanza, int) and not isinstance(stanza, bool) else None
+    conv = obj.get("conversationId")
+    if not isinstance(conv, str) and isinstance(body, dict):
+        conv = body.get("conversationId")
+    group = conv if isinstance(conv, str) else ""
+    ts = ctx["ts"] if ctx["ts"] is not None else _meta_time(meta, body)
+    sender = ctx["sender"] or _role(stanza)
+    extra = {
+        "stanzaId": stanza,
+        "type": msg_type,
+        "conversationId": group,
+        "topic": ctx["topic"],
+        "reliable": ctx["reliable"],
+        "meta": meta,
+        "flat": flat,
+    }
+    trace = trace_context(obj, meta)
+    if trace:
+        extra["trace"] = trace
+    for key, json_key in (("session_id", "sessionId"), ("user_id", "userId")):
+        value = obj.get(key, obj.get(json_key))
+        if isinstance(value, str) and value:
+            extra[key] = value
+    if msg_type == TOOL_USE_REQUEST:
+        return [decode_request(body, group, ts, sender, raw, extra, where, source)]
+    if msg_type == TOOL_USE_RESULT:
+        return [decode_result(body, group, ts, sender, raw, extra, where, source)]
+    return [_message(msg_type, body, group, ts, sender, raw, extra)]
+
+
+def trace_context(obj: dict, meta: dict) -> dict[str, Any]:
+    """W3C trace context of an envelope (``trace_id``/``span_id``/``trace_flags``, envelope.go), with the
+    ``traceparent`` form a tracing tool searches for; also read from a ``traceparent`` in meta."""
+    trace_id = obj.get("trace_id", obj.get("traceId"))
+    span_id = obj.get("span_id", obj.get("spanId"))
+    flags = obj.get("trace_flags", obj.get("traceFlags"))
+    parent = meta.get("traceparent")
+    if not (isinstance(trace_id, str) and trace_id) and isinstance(parent, str):
+        parts = parent.split("-")
+        if len(parts) == 4:
+            trace_id, span_id = parts[1], parts[2]
+            flags = int(parts[3], 16) if _is_hex(parts[3]) else None
+    if not isinstance(trace_id, str) or not trace_id:
+        return {}
+    found: dict[str, Any] = {"trace_id": trace_id}
+    if isinstance(span_id, str) and span_id:
+        found["span_id"] = span_id
+    if isinstance(flags, int) and not isinstance(flags, bool):
+        found["trace_flags"] = flags
+    if "span_id" in found:
+        found["traceparent"] = (
+            f"00-{trace_id}-{span_id}-{(flags if isinstance(flags, int) else 0) & 0xFF:02x}"
+        )
+    return found
+
+
+def _is_hex(text: str) -> bool:
+    return bool(text) and all(c in "0123456789abcdefABCDEF" for c in text)
+
+
+def _role(stanza: int | None) -> str:
+    if stanza is None or stanza == 0:
+        return ""
+    return "client" if stanza > 0 else "agent"
+
+
+def _meta_time(meta: dict, body: Any) -> float | None:
+    value = meta.get("timestamp")
+    if value is None and isinstance(body, dict):
+        value = body.get("timestamp")
+    return parse_time(value)
+
+
+def parse_time(value: Any) -> float | None:
+    """Epoch seconds from an ISO 8601 string, epoch seconds or epoch milliseconds; None if unreadable."""
+    if isinstance(value, bool):
+        return None
+    if isinstance(value, (int, float)):
+        if value != value or value <= 0:  # NaN or not a time
+            return None
+        return float(value) / 1000.0 if value > 1e11 else float(value)
+    if isinstance(value, str) and value:
+        try:
+            return datetime.fromisoformat(value.replace("Z", "+00:00")).timestamp()
+        except ValueError:
+            return None
+    return None
+
+
+_TEXT_KEYS = ("content", "text", "message", "reason", "mode")
+
+
+def _message(msg_type: int, body: Any, group: str, ts, sender, raw, extra) -> Message:
+    name = type_name(msg_type)
+    text = ""
+    if isinstance(body, dict):
+        for key in _TEXT_KEYS:
+            value = body.get(key)
+            if isinstance(value, str) and value:
+                text = value
+                break
+        if msg_type == 1:
+            code = body.get("code")
+            text = f"{code} {text}".strip() if code is not None else text
+        elif msg_type == 4:
+            text = "audio chunk"
+    elif isinstance(body, str):
+        text = body
+    return Message(kind=name, text=text[:4000], group=group, ts=ts, sender=sender, raw=raw, extra=extra)
