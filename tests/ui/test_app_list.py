@@ -195,3 +195,19 @@ async def test_a_rebuild_while_a_loader_is_ahead_never_shows_a_row_twice():
         screen.view.rebuild(clock.now())  # e.g. a fold or a filter before the feed was drained
         await pilot.pause()
         assert [item.call_id for item in rows(app)] == ["a"]
+
+
+async def test_a_result_waiting_for_its_request_says_early_then_takes_the_requests_row():
+    clock = FakeClock(T0)
+    store = CallStore(clock=clock)
+    store.ingest(result("r1", ts=T0))
+    app = make_app(store, clock=clock)
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert any("early" in line for line in screen_text(app).splitlines())
+        store.ingest(request("r1", "get_weather", ts=T0))
+        app.screen.post_message(CallsChanged())
+        await pilot.pause()
+        await pilot.pause()
+        assert [type(item) for item in rows(app)] == [Call]
+        assert not any("early" in line or "orphan" in line for line in screen_text(app).splitlines())

@@ -172,6 +172,7 @@ def sample_store(clock: FakeClock | None = None) -> CallStore:
     ingest(request("wait1", "take_photo", ts=T0 + 4, timeout_ms=30_000))
     ingest(request("wait2", "translate", ts=T0 + 4.5, timeout_ms=None, executor=Executor.EITHER))
     ingest(Message(kind="AssistantMessage", text="Booked for 20:00.", ts=T0 + 4.8, group="g"))
+    store.end()  # the ghost result is an orphan, not a result still waiting for its request
     return store
 
 
