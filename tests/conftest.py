@@ -19,3 +19,9 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS
+
+
+@pytest.fixture(autouse=True)
+def _data_dir(tmp_path_factory, monkeypatch):
+    """The inspector's data folder (stanzaId state) is a temp folder, never the user's."""
+    monkeypatch.setenv("INSPECTOR_DATA_DIR", str(tmp_path_factory.mktemp("data")))

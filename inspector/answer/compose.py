@@ -238,7 +238,12 @@ def review(
     conv = conversation_of(call)
     envelope = data = None
     if body_fields is not None:
-        body = alicia.tool_result_body(call_id=call.call_id, **body_fields)
+        body = alicia.tool_result_body(
+            call_id=call.call_id,
+            conversation_id=conv,
+            message_id=call.request.message_id,
+            **body_fields,
+        )
         envelope = alicia.envelope(
             type_=alicia.TOOL_USE_RESULT,
             body=body,

@@ -104,15 +104,29 @@ def tool_result_body(
     result: dict[str, Any] | None = None,
     error_code: str | None = None,
     error_message: str | None = None,
+    conversation_id: str | None = None,
+    message_id: str | None = None,
 ) -> dict[str, Any]:
-    """A ToolUseResult body as the spec describes it (``result`` only on success or when given)."""
-    body: dict[str, Any] = {"id": call_id, "success": bool(success)}
+    """A ToolUseResult body both readers accept.
+
+    ``id`` and ``requestId`` both name the request: the protocol document's type 7 matches by ``id``,
+    the Go server by ``requestId`` (longregen/alicia api/server/ws.go looks the tool use up by it and
+    never reads ``id``). ``conversationId`` is in the body as types.go has it. A failure carries the
+    document's ``errorCode``/``errorMessage`` and the code's string ``error``.
+    """
+    body: dict[str, Any] = {"id": call_id, "requestId": call_id}
+    if conversation_id is not None:
+        body["conversationId"] = conversation_id
+    if message_id:
+        body["messageId"] = message_id
+    body["success"] = bool(success)
     if result is not None:
         body["result"] = result
     if not success:
         body["errorCode"] = error_code or "execution_error"
         if error_message is not None:
             body["errorMessage"] = error_message
+        body["error"] = error_message or body["errorCode"]
     return body
 
 
@@ -155,6 +169,7 @@ def encode_tool_result(
         result=result,
         error_code=error_code,
         error_message=error_message,
+        conversation_id=conversation_id,
     )
     return encode_envelope(
         type_=TOOL_USE_RESULT,

@@ -31,6 +31,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from inspector.answer import compose
+from inspector.answer.stanzas import StanzaCounter
 from inspector.model import Call, CallStore, Message, Request, Result
 from inspector.model.events import Event
 from inspector.protocols.recording import RecordingWriter
@@ -185,7 +186,7 @@ class PacketSource(Source):
         self.writer = writer
         self.ingest = PacketIngest(store, writer, wall=store.clock.now)
         self.can_answer = answering
-        self.highest_client_stanza = 0
+        self.stanzas = StanzaCounter(store.clock.now)
         self._send_lock = asyncio.Lock()
         self._set_state(identity=identity, recording=writer.path if writer is not None else None)
 
@@ -203,8 +204,8 @@ class PacketSource(Source):
         for event in events:
             if isinstance(event, (Request, Result, Message)):
                 stanza = event.extra.get("stanzaId")
-                if isinstance(stanza, int) and stanza > self.highest_client_stanza:
-                    self.highest_client_stanza = stanza
+                if isinstance(stanza, int) and not isinstance(stanza, bool) and stanza > 0:
+                    self.stanzas.observe(str(event.extra.get("conversationId") or event.group), stanza)
 
     def room_event(self, kind: str, text: str, *, sender: str = "", **extra: Any) -> Message:
         """Thread and record a room event (kind ``participant`` or ``connection``) as a Message."""
@@ -217,13 +218,14 @@ class PacketSource(Source):
         return message
 
     # -- answering ---------------------------------------------------------------------
-    def next_stanza_id(self) -> int:
-        """The stanzaId the next answer gets: one above the highest positive stanzaId seen in the room."""
-        return self.highest_client_stanza + 1
+    def next_stanza_id(self, conversation: str = "") -> int:
+        """The stanzaId the next answer in ``conversation`` gets (see :mod:`inspector.answer.stanzas`)."""
+        return self.stanzas.peek(conversation)
 
     def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
         """Compose and check an answer without sending it (for a preview)."""
-        review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=self.next_stanza_id())
+        stanza = self.next_stanza_id(compose.conversation_of(call))
+        review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=stanza)
         if not self.can_answer:
             review.issues.insert(
                 0,
@@ -257,12 +259,16 @@ class PacketSource(Source):
                 raise ConfirmationNeeded("; ".join(i.message for i in missing), missing)
             topic = call.request.extra.get("topic")
             try:
-                await self._publish(review.data, topic=topic if isinstance(topic, str) else None)
+                await self._publish(
+                    review.data,
+                    topic=topic if isinstance(topic, str) else None,
+                    destination=call.request.sender or None,
+                )
             except AnswerError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the transport's failure, told in words
                 raise AnswerRefused(f"could not send the answer: {str(exc) or type(exc).__name__}") from None
-            self.highest_client_stanza = max(self.highest_client_stanza, review.stanza_id)
+            self.stanzas.commit(review.conversation_id, review.stanza_id)
             events = self.ingest.packet(
                 review.data,
                 direction="out",
@@ -274,5 +280,6 @@ class PacketSource(Source):
             result = next((e for e in events if isinstance(e, Result)), None)
             return SentAnswer(review.stanza_id, review.data, review.envelope, answered_by, result)
 
-    async def _publish(self, data: bytes, *, topic: str | None) -> None:
+    async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
+        """Send ``data`` on ``topic`` to the participant ``destination`` (everyone when None)."""
         raise AnswerRefused(f"{self.name} cannot publish")

@@ -211,8 +211,11 @@ class LiveKitSource(PacketSource):
             self.lost.set()
 
     # -- sending -----------------------------------------------------------------------
-    async def _publish(self, data: bytes, *, topic: str | None) -> None:
+    async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
         room = self._room
         if room is None or self.state.status is not SourceStatus.CONNECTED:
             raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
-        await room.local_participant.publish_data(data, reliable=True, topic=topic or "")
+        to = [destination] if destination else []  # the requesting participant only, not the room
+        await room.local_participant.publish_data(
+            data, reliable=True, topic=topic or "", destination_identities=to
+        )

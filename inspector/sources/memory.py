@@ -29,6 +29,7 @@ class MemorySource(PacketSource):
     ) -> None:
         super().__init__(store, writer, identity=identity, answering=answering)
         self.sent: list[tuple[bytes, str | None]] = []
+        self.destinations: list[str | None] = []
         self.fail_next_publish: str | None = None
         self._set_state(room=room)
 
@@ -38,8 +39,9 @@ class MemorySource(PacketSource):
     async def stop(self) -> None:
         self._set_state(status=SourceStatus.DISCONNECTED, detail="stopped")
 
-    async def _publish(self, data: bytes, *, topic: str | None) -> None:
+    async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
         if self.fail_next_publish:
             reason, self.fail_next_publish = self.fail_next_publish, None
             raise AnswerRefused(f"could not send the answer: {reason}")
         self.sent.append((data, topic))
+        self.destinations.append(destination)

@@ -7,6 +7,7 @@ from factories import make_request, make_result
 
 from inspector.answer import compose
 from inspector.model import Call, Executor
+from inspector.protocols import alicia
 
 
 def make_call(executor=Executor.CLIENT, *, timeout_ms=5000, ts=1000.0, tool="read_local_file", conv="conv_1"):
@@ -28,8 +29,17 @@ def test_success_envelope_is_exactly_the_spec_shape():
         "conversationId": "conv_1",
         "type": 7,
         "meta": {},
-        "body": {"id": "toolreq_1", "success": True, "result": {"content": "hi", "size": 2}},
+        "body": {
+            "id": "toolreq_1",
+            "requestId": "toolreq_1",
+            "conversationId": "conv_1",
+            "success": True,
+            "result": {"content": "hi", "size": 2},
+        },
     }
+    # both readers find the request: the document's by id, the Go server's by requestId
+    (result,) = alicia.decode_packet(review.data)
+    assert result.call_id == "toolreq_1" and "resultId" not in result.extra
     assert list(review.envelope) == ["stanzaId", "conversationId", "type", "meta", "body"]
     assert '"stanzaId": 4' in review.preview_json()
     assert review.size == len(review.data)
@@ -41,9 +51,12 @@ def test_error_codes_use_the_spec_templates():
     body = msgpack.unpackb(unknown.data)["body"]
     assert body == {
         "id": "toolreq_1",
+        "requestId": "toolreq_1",
+        "conversationId": "conv_1",
         "success": False,
         "errorCode": "unknown_tool",
         "errorMessage": "Tool 'read_local_file' is not supported by this client",
+        "error": "Tool 'read_local_file' is not supported by this client",
     }
     timed = msgpack.unpackb(compose.review(call, compose.timeout(call), now=1001.0, stanza_id=1).data)["body"]
     assert timed["errorCode"] == "timeout"
@@ -68,7 +81,15 @@ def test_custom_code_is_allowed_with_a_note_and_partial_results_are_kept():
     assert review.sendable
     assert kinds(review.notes) == ["no_message", "custom_code"]
     body = msgpack.unpackb(review.data)["body"]
-    assert body == {"id": "toolreq_1", "success": False, "result": {"used": 3}, "errorCode": "quota_exceeded"}
+    assert body == {
+        "id": "toolreq_1",
+        "requestId": "toolreq_1",
+        "conversationId": "conv_1",
+        "success": False,
+        "result": {"used": 3},
+        "errorCode": "quota_exceeded",
+        "error": "quota_exceeded",  # the coded generation's string error: the code when there is no message
+    }
 
 
 def test_result_must_be_a_map():

@@ -62,11 +62,19 @@ async def test_answer_goes_out_with_the_next_client_stanza_and_is_threaded(sourc
         "conversationId": "conv_1",
         "type": 7,
         "meta": {},
-        "body": {"id": "t1", "success": True, "result": {"content": "hi"}},
+        "body": {
+            "id": "t1",
+            "requestId": "t1",
+            "conversationId": "conv_1",
+            "messageId": "m1",
+            "success": True,
+            "result": {"content": "hi"},
+        },
     }
+    assert source.destinations == ["agent"]  # to the participant that asked, not the whole room
     assert call.state(source.store.clock.now()) is State.SUCCEEDED
     assert call.result.answered_by == "inspector" and sent.result is call.result
-    assert source.next_stanza_id() == 5
+    assert source.next_stanza_id("conv_1") == 5
 
     # the recording holds both packets and replays to the same call, answered by the inspector
     lines = [json.loads(line) for line in (tmp_path / "rec.jsonl").read_text().splitlines()]
@@ -108,7 +116,7 @@ async def test_refusals_send_nothing(source):
     source.fail_next_publish = "not connected"
     with pytest.raises(AnswerRefused, match="not connected"):
         await source.send_answer(call, compose.success({}))
-    assert source.sent == [] and not call.answered and source.next_stanza_id() == 1
+    assert source.sent == [] and not call.answered and source.next_stanza_id("conv_1") == 1
 
 
 async def test_an_observer_cannot_answer(tmp_path):
@@ -136,3 +144,42 @@ def test_room_events_are_messages_in_the_store_and_the_recording(source, tmp_pat
     replay = CallStore()
     load([str(tmp_path / "rec.jsonl")], replay)
     assert [(m.kind, m.text) for m in replay.items] == [("participant", "agent joined")]
+
+
+def conv_request(call_id, conv, stanza=-1):
+    body = {"id": call_id, "toolName": "t", "execution": "client", "parameters": {}, "timeoutMs": 5000}
+    return alicia.encode_envelope(type_=6, body=body, conversation_id=conv, stanza_id=stanza)
+
+
+async def test_stanza_ids_are_per_conversation_and_survive_a_restart(tmp_path):
+    def fresh():
+        return MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity="inspector-abc")
+
+    first = fresh()
+    await first.start()
+    first.receive(user_message(7), participant="user-app")  # conv_1's client is at 7
+    first.receive(request("a1"), participant="agent-1")
+    first.receive(conv_request("b1", "conv_2"), participant="agent-2")
+    assert (await first.send_answer(first.store.find("conv_1", "a1"), compose.success({}))).stanza_id == 8
+    assert (await first.send_answer(first.store.find("conv_2", "b1"), compose.success({}))).stanza_id == 1
+    assert first.destinations == ["agent-1", "agent-2"]
+
+    # a restarted inspector (or a second one on this machine) has seen nothing, and still goes on
+    second = fresh()
+    await second.start()
+    second.receive(request("a2"), participant="agent-1")
+    call = second.store.find("conv_1", "a2")
+    assert second.review_answer(call, compose.success({})).stanza_id == 9
+    assert (await second.send_answer(call, compose.success({}))).stanza_id == 9
+    assert second.next_stanza_id("conv_2") == 2 and second.next_stanza_id("conv_3") == 1
+
+
+def test_the_time_base_keeps_ids_rising_where_no_state_is_shared():
+    from inspector.answer.stanzas import StanzaCounter, time_base
+
+    now = 1_767_225_600.0  # 2026-01-01
+    counter = StanzaCounter(lambda: now, persist=False)
+    assert counter.peek("c") == time_base(now) > 100_000_000
+    assert time_base(now + 1) == time_base(now) + 4 and time_base(now) < 2**31 - 1
+    counter.commit("c", counter.peek("c"))
+    assert counter.peek("c") == time_base(now) + 1  # two answers in one tick still rise

@@ -143,13 +143,25 @@ async def answer_and_auto(out: str) -> dict:
         sent = await source.send_answer(call, compose.success({"content": "hi"}))
         await until(lambda: len(agent.received) >= 2)
         await asyncio.sleep(0.2)
-        await agent.room.disconnect()
-        await user.room.disconnect()
         await source.stop()
         writer.close()
+        # a restarted inspector (a new source, nothing seen) answers a new request in the conversation
+        again = make_source(server, CallStore(), None, identity="inspector-again")
+        await again.start()
+        await agent.request("r_again", "read_local_file", "client")
+        await until(lambda: again.store.find(ROOM, "r_again") is not None)
+        restarted = await again.send_answer(again.store.find(ROOM, "r_again"), compose.success({}))
+        await until(lambda: len(agent.received) >= 3)
+        await asyncio.sleep(0.2)
+        await again.stop()
+        await agent.room.disconnect()
+        await user.room.disconnect()
         return {
             "agent_received": [msgpack.unpackb(d, raw=False) for d in agent.received],
-            "user_received": len(user.received),
+            "user_received": [
+                getattr(e, "extra", {}).get("type") for d in user.received for e in alicia.decode_packet(d)
+            ],
+            "restarted_stanza": restarted.stanza_id,
             "preview_stanza": review.stanza_id,
             "sent_stanza": sent.stanza_id,
             "refused": refused,

@@ -19,23 +19,22 @@ def replay(path: str) -> CallStore:
 def test_answer_api_and_auto_responder_send_the_spec_envelope(scenario):
     r = scenario("answer_and_auto")
     answers = {e["body"]["id"]: e for e in r["agent_received"] if e["type"] == 7}
-    assert set(answers) == {"r_client", "r_either"}  # nothing for the server-executed request
-    # the user's client message had stanzaId 7, so the inspector's answers go on from 8
-    assert answers["r_either"] == {
-        "stanzaId": 8,
+    assert set(answers) == {"r_client", "r_either", "r_again"}  # nothing for the server-executed request
+    body = {"requestId": "r_either", "conversationId": "conv_test", "messageId": "msg_1", "success": True}
+    assert answers["r_either"]["body"] == {"id": "r_either", **body, "result": {"answer": 4}}
+    assert answers["r_client"]["body"]["requestId"] == "r_client"
+    assert {k: v for k, v in answers["r_client"].items() if k != "stanzaId"} == {
         "conversationId": "conv_test",
         "type": 7,
         "meta": {},
-        "body": {"id": "r_either", "success": True, "result": {"answer": 4}},
+        "body": {"id": "r_client", **body, "requestId": "r_client", "result": {"content": "hi"}},
     }
-    assert answers["r_client"] == {
-        "stanzaId": 9,
-        "conversationId": "conv_test",
-        "type": 7,
-        "meta": {},
-        "body": {"id": "r_client", "success": True, "result": {"content": "hi"}},
-    }
-    assert r["preview_stanza"] == r["sent_stanza"] == 9
+    # stanzaIds rise above the user's 7, from one answer to the next, and across a restart
+    stanzas = [answers[k]["stanzaId"] for k in ("r_either", "r_client", "r_again")]
+    assert 7 < stanzas[0] < stanzas[1] < stanzas[2] < 2**31 and stanzas[2] == r["restarted_stanza"]
+    assert r["preview_stanza"] == r["sent_stanza"] == stanzas[1]
+    # answers go to the agent that asked, not to everyone: the user's app receives none
+    assert 7 not in r["user_received"] and 6 in r["user_received"]
     assert r["refused"] == "AnswerRefused"
     calls = r["calls"]
     assert calls["r_client"] == {

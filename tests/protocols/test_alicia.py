@@ -169,9 +169,12 @@ def test_encode_tool_result_round_trip_exactly_as_the_spec_says():
         "meta": {},
         "body": {
             "id": "toolreq_xyz789",
+            "requestId": "toolreq_xyz789",
+            "conversationId": "conv_1",
             "success": False,
             "errorCode": "unknown_tool",
             "errorMessage": "Tool 'read_local_file' is not supported by this client",
+            "error": "Tool 'read_local_file' is not supported by this client",
         },
     }
     (result,) = alicia.decode_packet(data)
@@ -184,7 +187,13 @@ def test_encode_tool_result_round_trip_exactly_as_the_spec_says():
         ),
         raw=False,
     )
-    assert ok["body"] == {"id": "a", "success": True, "result": {"answer": 42.5}}
+    assert ok["body"] == {
+        "id": "a",
+        "requestId": "a",
+        "conversationId": "c",
+        "success": True,
+        "result": {"answer": 42.5},
+    }
     assert alicia.error_message_for("timeout", "x", 5000) == "Tool execution exceeded timeout of 5000ms"
 
 

@@ -58,7 +58,14 @@ async def test_live_calls_arrive_the_status_shows_the_connection_and_a_answers()
         await pilot.pause(0.2)
         assert not isinstance(app.screen, AnswerScreen)
         [(data, topic)] = source.sent
-        assert msgpack.unpackb(data)["body"] == {"id": "t1", "success": True, "result": {"content": "hello"}}
+        assert msgpack.unpackb(data)["body"] == {
+            "id": "t1",
+            "requestId": "t1",
+            "conversationId": "conv_1",
+            "messageId": "m1",
+            "success": True,
+            "result": {"content": "hello"},
+        }
         assert call.state(store.clock.now()) is State.SUCCEEDED and call.result.answered_by == "inspector"
         assert "answered by inspector" in screen_text(app)
 
