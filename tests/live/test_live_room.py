@@ -85,7 +85,14 @@ def test_live_command_prints_records_and_keeps_secrets_out(scenario):
     assert any(e["event"] == "malformed" for e in events)
     c1 = [e for e in events if e.get("id") == "c1"]
     assert c1[0]["state"] == "pending" and c1[-1]["results"][0]["answered_by"] == "auto"
-    assert r["received"][0]["body"] == {"id": "c1", "success": True, "result": {"content": "auto"}}
+    assert r["received"][0]["body"] == {
+        "id": "c1",
+        "requestId": "c1",
+        "conversationId": "conv_test",
+        "messageId": "msg_1",
+        "success": True,
+        "result": {"content": "auto"},
+    }
 
     # secrets appear nowhere: not in any output, not in the recording
     with open(r["recording"], encoding="utf-8") as fh:
