@@ -172,10 +172,16 @@ class Review:
     data: bytes | None
     remaining: float | None
     issues: list[Issue] = field(default_factory=list)
+    overhead: int = 0
 
     @property
     def size(self) -> int:
         return len(self.data) if self.data is not None else 0
+
+    @property
+    def wire_size(self) -> int:
+        """What the transport sends: the envelope and the data packet around it."""
+        return self.size + self.overhead if self.data is not None else 0
 
     @property
     def refusals(self) -> list[Issue]:
@@ -207,7 +213,13 @@ class Review:
 
 
 def review(
-    call: Call, draft: Draft, *, now: float, stanza_id: int, max_bytes: int = MAX_PACKET_BYTES
+    call: Call,
+    draft: Draft,
+    *,
+    now: float,
+    stanza_id: int,
+    max_bytes: int = MAX_PACKET_BYTES,
+    overhead: int = 0,
 ) -> Review:
     """Compose the envelope for ``draft`` answering ``call`` and check it against the spec and the transport."""
     issues: list[Issue] = []
@@ -256,13 +268,14 @@ def review(
         except (TypeError, ValueError, OverflowError) as exc:
             issues.append(Issue("unencodable", Severity.REFUSE, f"cannot be encoded as MessagePack: {exc}"))
         else:
-            if len(data) > max_bytes:
+            if len(data) + overhead > max_bytes:
                 issues.append(
                     Issue(
                         "too_large",
                         Severity.REFUSE,
-                        f"the answer is {len(data):,} bytes; one LiveKit data packet carries at most "
-                        f"{max_bytes:,} bytes, so it would not be sent. Shorten the result.",
+                        f"the answer is {len(data) + overhead:,} bytes on the wire ({len(data):,} of envelope); "
+                        f"one LiveKit data packet carries at most {max_bytes:,} bytes, so it would not be "
+                        "sent. Shorten the result.",
                     )
                 )
     return Review(
@@ -274,6 +287,7 @@ def review(
         data=data,
         remaining=call.remaining(now),
         issues=issues,
+        overhead=overhead,
     )
 
 

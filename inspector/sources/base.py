@@ -152,6 +152,10 @@ class Source:
     async def stop(self) -> None:
         """Stop producing events and release what was opened."""
 
+    def packet_overhead(self, call: Call) -> int:
+        """Bytes the transport adds around an answer to ``call`` (0 where there is no packet limit)."""
+        return 0
+
     def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
         raise AnswerRefused(f"{self.name} cannot send answers")
 
@@ -222,10 +226,16 @@ class PacketSource(Source):
         """The stanzaId the next answer in ``conversation`` gets (see :mod:`inspector.answer.stanzas`)."""
         return self.stanzas.peek(conversation)
 
+    def packet_overhead(self, call: Call) -> int:
+        """Bytes the transport adds around an answer to ``call`` (0 where there is no packet limit)."""
+        return 0
+
     def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
         """Compose and check an answer without sending it (for a preview)."""
         stanza = self.next_stanza_id(compose.conversation_of(call))
-        review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=stanza)
+        review = compose.review(
+            call, draft, now=self.store.clock.now(), stanza_id=stanza, overhead=self.packet_overhead(call)
+        )
         if not self.can_answer:
             review.issues.insert(
                 0,

@@ -10,7 +10,8 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from inspector.model import CallStore
+from inspector.answer import wire_size
+from inspector.model import Call, CallStore
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, PacketSource, SourceStatus
 
@@ -211,6 +212,15 @@ class LiveKitSource(PacketSource):
             self.lost.set()
 
     # -- sending -----------------------------------------------------------------------
+    def packet_overhead(self, call: Call) -> int:
+        topic = call.request.extra.get("topic")
+        sender = call.request.sender
+        return wire_size.packet_overhead(
+            identity=self.state.identity,
+            topic=topic if isinstance(topic, str) else None,
+            destinations=[sender] if sender else [],
+        )
+
     async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
         room = self._room
         if room is None or self.state.status is not SourceStatus.CONNECTED:

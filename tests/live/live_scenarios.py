@@ -295,7 +295,45 @@ async def cli_live(out: str) -> dict:
         }
 
 
-SCENARIOS = {"answer_and_auto": answer_and_auto, "leave_and_drop": leave_and_drop, "cli_live": cli_live}
+async def answer_size(out: str) -> dict:
+    """The largest answer the preview lets through is sent by the SDK; one byte more is refused first."""
+    async with RoomServer(port=0) as server:
+        store = CallStore()
+        source = make_source(server, store, None)
+        await source.start()
+        agent = await Agent("agent-1").join(server)
+        await agent.request("big", "read_local_file", "client")
+        await until(lambda: store.find(ROOM, "big") is not None)
+        call = store.find(ROOM, "big")
+
+        def review(n: int):
+            return source.review_answer(call, compose.success({"content": "x" * n}))
+
+        n = 63000
+        n += 64000 - review(n).wire_size
+        at_limit, over = review(n), review(n + 1)
+        sent_error = ""
+        try:
+            await source.send_answer(call, compose.success({"content": "x" * n}))
+        except Exception as exc:  # noqa: BLE001
+            sent_error = repr(exc)
+        await until(lambda: any(len(d) > 60000 for d in agent.received))
+        await source.stop()
+        await agent.room.disconnect()
+        return {
+            "at_limit": [at_limit.wire_size, at_limit.size, at_limit.sendable],
+            "over": [over.wire_size, over.sendable, [i.kind for i in over.refusals]],
+            "sent_error": sent_error,
+            "received": max(len(d) for d in agent.received),
+        }
+
+
+SCENARIOS = {
+    "answer_size": answer_size,
+    "answer_and_auto": answer_and_auto,
+    "leave_and_drop": leave_and_drop,
+    "cli_live": cli_live,
+}
 
 
 def main() -> None:

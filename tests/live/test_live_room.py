@@ -149,3 +149,11 @@ def test_demo_headless_plays_the_script_and_the_recording_replays(live_env, tmp_
     said = [m.text for m in store.items if isinstance(m, Message) and m.kind == "AssistantMessage"]
     assert any(t.startswith("got your result for read_local_file") for t in said)
     assert any(t.startswith("no result for get_location") for t in said)
+
+
+def test_the_size_check_counts_what_the_sdk_puts_on_the_wire(scenario):
+    r = scenario("answer_size")
+    wire, envelope, sendable = r["at_limit"]
+    assert wire == 64000 and sendable and envelope < 64000 - 40  # the packet is bigger than the envelope
+    assert r["sent_error"] == "" and r["received"] == envelope  # the SDK took the largest allowed answer
+    assert r["over"] == [64001, False, ["too_large"]]  # one byte more is refused before the SDK sees it

@@ -124,7 +124,9 @@ class AnswerScreen(ModalScreen[Any]):
             self.set_class("duplicate" in kinds, "-confirm-duplicate")
             self.set_class("late" in kinds, "-confirm-late")
             preview = Text(clean(review.preview_json()), style="dim") if review.envelope else Text("")
-            size = Text(f"{review.size:,} bytes, stanzaId {review.stanza_id}", style="italic")
+            size = Text(
+                f"{review.wire_size:,} bytes on the wire, stanzaId {review.stanza_id}", style="italic"
+            )
             self.query_one("#answer-preview", Static).update(Group(size, preview))
         self.query_one("#answer-issues", Static).update(issues)
         self._show_head(self.app.now)
