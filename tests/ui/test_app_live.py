@@ -118,3 +118,27 @@ async def test_a_live_list_follows_new_calls_until_the_person_moves_up():
         source.receive(request("f4"), participant="agent")
         await pilot.pause()
         assert call_list.item.call_id == "f4"
+
+
+async def test_a_70_kb_answer_is_previewed_in_part_checked_when_typing_pauses_and_sent_whole():
+    app, source, store = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await source.start()
+        source.receive(request("t1"), participant="agent", topic="alicia")
+        await pilot.pause()
+        await pilot.press("a")
+        await pilot.pause()
+        area = app.screen.query_one("#answer-result")
+        content = "y" * 63_000  # 70 KB of preview would be 63 KB of MessagePack: under the packet limit
+        area.text = '{"content": "' + content + '"}'
+        area.move_cursor((0, 20))  # inside the string value
+        await pilot.press("z")
+        assert not area.soft_wrap  # one 70 KB line is not re-wrapped on every key
+        await pilot.pause(0.5)
+        group = app.screen.query_one("#answer-preview").content
+        preview = "".join(part.plain for part in group.renderables)
+        assert preview.endswith("more characters (all of them are sent)") and len(preview) < 7_000
+        await pilot.press("ctrl+j")
+        await pilot.pause(0.2)
+        [(data, _)] = source.sent
+        assert len(msgpack.unpackb(data)["body"]["result"]["content"]) == 63_001

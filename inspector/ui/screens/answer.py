@@ -21,6 +21,14 @@ SUCCESS = "success"
 KIND_CHOICES = [("success (result map)", SUCCESS)] + [
     (f"failure: {code}", code) for code in compose.ERROR_CHOICES
 ]
+PREVIEW_CHARS = 6_000
+"""The preview shows this much of the envelope (the whole of it is sent); more costs every keystroke."""
+WRAP_LINE_CHARS = 2_000
+"""A line longer than this (pasted minified JSON) turns soft wrapping off: re-wrapping it costs each key."""
+DEBOUNCE_CHARS = 4_000
+DEBOUNCE_SECONDS = 0.25
+"""A draft larger than DEBOUNCE_CHARS is checked once typing pauses, not on every keystroke."""
+
 ISSUE_STYLES = {
     compose.Severity.REFUSE: "bold red",
     compose.Severity.CONFIRM: "bold yellow",
@@ -38,6 +46,7 @@ class AnswerScreen(ModalScreen[Any]):
         self.call = call
         self.source = source
         self.review: compose.Review | None = None
+        self._pending_update: Any = None
 
     def compose(self) -> ComposeResult:
         with Vertical(id="answer-box"):
@@ -98,12 +107,28 @@ class AnswerScreen(ModalScreen[Any]):
         self._update()
 
     @on(Input.Changed)
-    @on(TextArea.Changed)
     @on(Checkbox.Changed)
     def _changed(self) -> None:
         self._update()
 
+    @on(TextArea.Changed)
+    def _text_changed(self, event: TextArea.Changed) -> None:
+        if self._pending_update is not None:
+            self._pending_update.stop()
+            self._pending_update = None
+        area = event.text_area
+        if area.soft_wrap and len(area.document[area.cursor_location[0]]) > WRAP_LINE_CHARS:
+            area.soft_wrap = False
+        if len(area.document.text) <= DEBOUNCE_CHARS:
+            self._update()
+        else:  # a big answer: check and preview it when typing pauses, keep keystrokes cheap
+            self._pending_update = self.set_timer(DEBOUNCE_SECONDS, self._update)
+
     def _update(self) -> None:
+        self._pending_update = None
+        area = self.query_one("#answer-result", TextArea)
+        if area.soft_wrap and any(len(line) > WRAP_LINE_CHARS for line in area.document.lines):
+            area.soft_wrap = False
         draft, problem = self.draft()
         issues = Text()
         if problem:
@@ -123,7 +148,7 @@ class AnswerScreen(ModalScreen[Any]):
             kinds = {issue.kind for issue in review.confirmations}
             self.set_class("duplicate" in kinds, "-confirm-duplicate")
             self.set_class("late" in kinds, "-confirm-late")
-            preview = Text(clean(review.preview_json()), style="dim") if review.envelope else Text("")
+            preview = _preview_text(review.preview_json()) if review.envelope else Text("")
             size = Text(
                 f"{review.wire_size:,} bytes on the wire, stanzaId {review.stanza_id}", style="italic"
             )
@@ -182,3 +207,12 @@ class AnswerScreen(ModalScreen[Any]):
             f"Answer sent for {one_line(self.call.call_id, 60)} (stanzaId {sent.stanza_id}).", timeout=4
         )
         self.dismiss(sent)
+
+
+def _preview_text(whole: str) -> Text:
+    """The envelope as it will be packed, cut at PREVIEW_CHARS with a note (the whole of it is sent)."""
+    if len(whole) <= PREVIEW_CHARS:
+        return Text(clean(whole), style="dim")
+    text = Text(clean(whole[:PREVIEW_CHARS]), style="dim")
+    text.append(f"\n… {len(whole) - PREVIEW_CHARS:,} more characters (all of them are sent)", style="italic")
+    return text
