@@ -28,6 +28,11 @@ def _answer_options(parser: argparse.ArgumentParser) -> None:
     )
     parser.add_argument("--no-record", action="store_true", help="do not record")
     parser.add_argument(
+        "--append",
+        action="store_true",
+        help="with --record: continue an existing recording of the same room (else a new file beside it)",
+    )
+    parser.add_argument(
         "--no-ui", action="store_true", help="print calls as they are threaded instead of the UI"
     )
     parser.add_argument("--json", action="store_true", help="with --no-ui: one JSON object per event")

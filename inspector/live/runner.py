@@ -27,6 +27,8 @@ def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None
     except (SetupError, RulesError) as exc:
         err.write(f"inspector live: {exc}\n")
         return EXIT_SETUP
+    if options.recording_note:
+        err.write(f"inspector live: {options.recording_note}\n")
     logs.configure(session.credentials.secrets, to_stderr=options.verbose and options.no_ui)
     supervise.note_status(recording=options.recording_path)
     tune_gc()  # a live session keeps what it allocates: collect less often (bench/bench_ingest.py)

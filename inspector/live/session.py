@@ -16,10 +16,11 @@ from inspector.answer import rules as rules_mod
 from inspector.answer.engine import AsyncioScheduler, AutoResponder, Decision
 from inspector.answer.rules import Rule
 from inspector.live import credentials as creds
+from inspector.live import record_target
 from inspector.live.errors import explain, preflight
 from inspector.model import Call, CallStore, Clock, Request
 from inspector.model.events import Event
-from inspector.protocols.recording import RecordingWriter, default_recording_path
+from inspector.protocols.recording import default_recording_path
 from inspector.sources.base import AnswerError
 
 
@@ -38,11 +39,13 @@ class LiveOptions:
     answer_rules: str | None = None
     record: str | None = None
     no_record: bool = False
+    append: bool = False
     no_ui: bool = False
     json: bool = False
     verbose: bool = False
     # filled in by LiveSession.prepare, for the UI to show
     recording_path: str | None = None
+    recording_note: str | None = None
     rules: rules_mod.RuleSet | None = None
     title: str = ""
 
@@ -75,7 +78,9 @@ class LiveSession:
         self.credentials = credentials
         self.store = CallStore(clock=clock)
         path = None if options.no_record else (options.record or default_recording_path(credentials.room))
-        self.writer = RecordingWriter(path, _header(credentials)) if path else None
+        if path and options.record:
+            path, options.recording_note = record_target.choose(path, credentials.room, append=options.append)
+        self.writer = record_target.open_writer(path, _header(credentials)) if path else None
         options.recording_path = path
         options.rules = ruleset
         options.title = f"live · {credentials.room or '?'} · {credentials.url}"
