@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import sys
 
@@ -39,7 +40,21 @@ async def wait_for_go(wait: bool) -> None:
         raise SystemExit(0)
 
 
+def read_tokens(args: argparse.Namespace) -> None:
+    """With ``--tokens-on-stdin``, the first stdin line is ``{"agent": JWT, "user": JWT}``: tokens never
+    sit on a command line that ``ps`` shows."""
+    if not args.tokens_on_stdin:
+        return
+    try:
+        tokens = json.loads(sys.stdin.readline() or "{}")
+    except ValueError:
+        tokens = {}
+    args.agent_token = str(tokens.get("agent") or "") if isinstance(tokens, dict) else ""
+    args.user_token = str(tokens.get("user") or "") if isinstance(tokens, dict) else ""
+
+
 async def main(args: argparse.Namespace) -> int:
+    read_tokens(args)
     agent = await connect(args.url, args.agent_token)
     user = await connect(args.url, args.user_token) if args.user_token else None
     log(f"agent joined {args.room} as {agent.local_participant.identity}")
@@ -78,7 +93,10 @@ def parse(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(prog="inspector.demo.agent", description=__doc__.splitlines()[0])
     parser.add_argument("--url", required=True)
     parser.add_argument("--room", required=True, help="the room name, also the conversationId")
-    parser.add_argument("--agent-token", required=True)
+    parser.add_argument("--agent-token", default="")
+    parser.add_argument(
+        "--tokens-on-stdin", action="store_true", help="read the tokens from stdin's first line"
+    )
     parser.add_argument("--user-token", default="")
     parser.add_argument("--rounds", type=int, default=1, help="0 plays until stopped")
     parser.add_argument("--speed", type=float, default=1.0)

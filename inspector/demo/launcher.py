@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import secrets
 import subprocess
@@ -55,10 +56,7 @@ class AgentProcess:
             url,
             "--room",
             room,
-            "--agent-token",
-            agent_token,
-            "--user-token",
-            user_token,
+            "--tokens-on-stdin",
             "--rounds",
             str(rounds),
             "--speed",
@@ -67,6 +65,12 @@ class AgentProcess:
         self.proc = subprocess.Popen(
             command, stdin=subprocess.PIPE, stdout=self._log, stderr=subprocess.STDOUT
         )
+        assert self.proc.stdin is not None
+        try:  # the tokens go through the pipe, not on the agent's command line
+            self.proc.stdin.write(json.dumps({"agent": agent_token, "user": user_token}).encode() + b"\n")
+            self.proc.stdin.flush()
+        except (BrokenPipeError, OSError):
+            pass
         self._started = False
 
     def go(self, state: SourceState | None = None) -> None:

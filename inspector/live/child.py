@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
 
-from inspector.live.supervise import ARGS_ENV
+from inspector.live.supervise import read_payload
 
 
 def main() -> int:
-    payload = json.loads(os.environ[ARGS_ENV])
+    payload = read_payload()
+    os.environ.update(payload.get("env") or {})  # this process's own copy; not visible in /proc/*/environ
     args = argparse.Namespace(**payload["args"])
     from inspector.cli import live_cmd
 

@@ -328,7 +328,73 @@ async def answer_size(out: str) -> dict:
         }
 
 
+def _proc_bytes(pid: int, name: str) -> bytes:
+    try:
+        with open(f"/proc/{pid}/{name}", "rb") as fh:
+            return fh.read()
+    except OSError:
+        return b""
+
+
+def _children(pid: int) -> list[int]:
+    text = _proc_bytes(pid, f"task/{pid}/children").decode()
+    return [int(x) for x in text.split()]
+
+
+async def kill_nine(out: str) -> dict:
+    """``kill -9`` of ``inspector live``: its SDK child leaves the room; the secret is in no argv or child env."""
+    import signal
+
+    path = os.path.join(out, "k9.jsonl")
+    async with RoomServer(port=0, api_secret=SECRET) as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": SECRET,
+        }
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "inspector",
+            "live",
+            "--no-ui",
+            "--room",
+            ROOM,
+            "--record",
+            path,
+            env=env,
+            stdout=asyncio.subprocess.DEVNULL,
+            stderr=asyncio.subprocess.DEVNULL,
+        )
+        await until(lambda: len(server.participants(ROOM)) == 1, 30)
+        children = _children(proc.pid)
+        seen = {
+            "supervisor_cmdline": SECRET.encode() in _proc_bytes(proc.pid, "cmdline"),
+            "child_cmdline": any(SECRET.encode() in _proc_bytes(c, "cmdline") for c in children),
+            "child_environ": any(SECRET.encode() in _proc_bytes(c, "environ") for c in children),
+            "child_environ_read": all(_proc_bytes(c, "environ") for c in children),
+        }
+        os.kill(proc.pid, signal.SIGKILL)
+        await proc.wait()
+        left = True
+        try:
+            await until(lambda: len(server.participants(ROOM)) == 0, 20)
+        except TimeoutError:
+            left = False
+        await asyncio.sleep(0.5)
+        alive = [
+            c
+            for c in children
+            if os.path.exists(f"/proc/{c}") and b"zombie" not in _proc_bytes(c, "status").lower()
+        ]
+        for c in alive:
+            os.kill(c, signal.SIGKILL)
+        return {"children": len(children), "seen": seen, "left": left, "alive": alive}
+
+
 SCENARIOS = {
+    "kill_nine": kill_nine,
     "answer_size": answer_size,
     "answer_and_auto": answer_and_auto,
     "leave_and_drop": leave_and_drop,

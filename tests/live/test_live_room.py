@@ -157,3 +157,15 @@ def test_the_size_check_counts_what_the_sdk_puts_on_the_wire(scenario):
     assert wire == 64000 and sendable and envelope < 64000 - 40  # the packet is bigger than the envelope
     assert r["sent_error"] == "" and r["received"] == envelope  # the SDK took the largest allowed answer
     assert r["over"] == [64001, False, ["too_large"]]  # one byte more is refused before the SDK sees it
+
+
+def test_kill_9_of_inspector_live_takes_its_sdk_child_out_of_the_room_and_no_secret_shows(scenario):
+    r = scenario("kill_nine", timeout=200)
+    assert r["children"] == 1 and r["seen"]["child_environ_read"]
+    assert r["seen"] == {
+        "supervisor_cmdline": False,
+        "child_cmdline": False,
+        "child_environ": False,  # the secret came through a pipe
+        "child_environ_read": True,
+    }
+    assert r["left"] and r["alive"] == []
