@@ -134,7 +134,7 @@ def _decode(token: str, api_key: str, api_secret: str, now: float | None) -> dic
     issuer = unverified.get("iss")
     if issuer != api_key:
         raise TokenError(
-            f"invalid API key: the token was issued by {issuer!r}, this server's key is {api_key!r}"
+            f"invalid API key: the token was issued by {issuer!r}, which is not this server's key"
         )
     options: dict[str, Any] = {"require": ["exp"], "verify_iat": False}
     if now is not None:  # checked below against the given clock instead of the system one

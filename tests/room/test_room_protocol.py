@@ -422,3 +422,9 @@ def test_room_server_thread_reports_a_port_in_use():
         port = int(first.url.rsplit(":", 1)[1])
         with pytest.raises(OSError):
             RoomServerThread(port=port).start()
+
+
+def test_a_token_with_the_wrong_key_is_not_told_the_servers_key():
+    with pytest.raises(TokenError) as caught:
+        verify_token(mint_token("otherkey", SECRET, "a", "r"), KEY, SECRET)
+    assert KEY not in str(caught.value) and "'otherkey'" in str(caught.value)
