@@ -9,7 +9,7 @@ Reads LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET like LiveKit's `lk`. W
 inspector mints its own token: identity inspector-<random>, hidden from the others (--visible to show it),
 allowed to publish data only when answering is on. Exit codes: 0 stopped, 1 connection lost, 2 could not
 start (options, rules file, or joining the room), 3 the LiveKit SDK's native core crashed (the recording
-so far is kept and its path printed).
+so far is kept and its path printed), 4 the recording stopped during the session (disk full, write error).
 """
 
 

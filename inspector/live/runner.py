@@ -16,6 +16,7 @@ from inspector.live.session import LiveOptions, LiveSession
 from inspector.sources.ingest import tune_gc
 
 EXIT_OK, EXIT_LOST, EXIT_SETUP = 0, 1, 2
+EXIT_RECORDING = 4  # the session ran, but its recording stopped (disk full, write error)
 
 
 def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
@@ -53,9 +54,9 @@ def run_ui(session: LiveSession, err: IO[str]) -> int:
         return EXIT_SETUP
     result = run_live(session.source, session.store, UiOptions())
     path = session.options.recording_path
-    if path:
+    if path and not session.source.state.record_error:
         err.write(f"inspector live: recorded to {path}\n")
-    return int(result or 0)
+    return recording_verdict(session, err, int(result or 0))
 
 
 async def run_headless(
@@ -105,4 +106,14 @@ async def run_headless(
     if was_lost:
         err.write(f"inspector live: the room connection was lost ({session.source.state.detail})\n")
         return EXIT_LOST
-    return EXIT_OK
+    return recording_verdict(session, err, EXIT_OK)
+
+
+def recording_verdict(session: LiveSession, err: IO[str], code: int) -> int:
+    """Exit 4 (and say why) when the recording stopped during the session; else ``code``."""
+    reason = session.source.state.record_error
+    if not reason or code not in (EXIT_OK,):
+        return code
+    path = session.options.recording_path
+    err.write(f"inspector live: the recording stopped ({reason}); what came before is in {path}\n")
+    return EXIT_RECORDING

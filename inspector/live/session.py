@@ -164,7 +164,10 @@ class LiveSession:
 
     def close(self) -> None:
         if self.writer is not None:
-            self.writer.close()
+            try:
+                self.writer.close()
+            except OSError:  # the recording already failed (disk full): that was said when it happened
+                pass
 
 
 def _header(credentials: creds.Credentials) -> dict[str, Any]:

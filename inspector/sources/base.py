@@ -59,6 +59,7 @@ class SourceState:
     identity: str = ""
     participants: tuple[str, ...] = ()
     recording: str | None = None
+    record_error: str = ""
     since: float = 0.0
 
     @property
@@ -70,7 +71,9 @@ class SourceState:
             parts.append(f"{count} participant{'s' if count != 1 else ''}")
         if self.detail:
             parts.append(self.detail)
-        if self.recording:
+        if self.record_error:
+            parts.append(f"recording stopped: {self.record_error}")
+        elif self.recording:
             parts.append("rec")
         return " · ".join(parts)
 
@@ -189,6 +192,7 @@ class PacketSource(Source):
         self.store = store
         self.writer = writer
         self.ingest = PacketIngest(store, writer, wall=store.clock.now)
+        self.ingest.on_record_error = self._recording_stopped
         self.can_answer = answering
         self.stanzas = StanzaCounter(store.clock.now)
         self._send_lock = asyncio.Lock()
@@ -211,12 +215,22 @@ class PacketSource(Source):
                 if isinstance(stanza, int) and not isinstance(stanza, bool) and stanza > 0:
                     self.stanzas.observe(str(event.extra.get("conversationId") or event.group), stanza)
 
+    def _recording_stopped(self, reason: str) -> None:
+        """The recording could not be written: packets keep coming into the view; say so once."""
+        self.writer = None
+        self._set_state(record_error=reason)
+        self.room_event("recording", f"recording stopped: {reason}; packets are still shown, not saved")
+
     def room_event(self, kind: str, text: str, *, sender: str = "", **extra: Any) -> Message:
         """Thread and record a room event (kind ``participant`` or ``connection``) as a Message."""
         now = self.store.clock.now()
         message = Message(kind=kind, text=text, ts=now, sender=sender, extra={"dir": "event", **extra})
         if self.writer is not None:
-            self.writer.event(kind, text, ts=now, **extra)
+            try:
+                self.writer.event(kind, text, ts=now, **extra)
+            except OSError as exc:
+                self.ingest.writer = None
+                self._recording_stopped(exc.strerror or str(exc))
         self.store.ingest(message)
         self._emit_events([message])
         return message

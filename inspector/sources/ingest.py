@@ -29,6 +29,8 @@ class PacketIngest:
         self.wall = wall
         self.source = source
         self.count = 0
+        self.record_error = ""
+        self.on_record_error: Callable[[str], None] | None = None
 
     def packet(
         self,
@@ -70,16 +72,22 @@ class PacketIngest:
                 reliable=reliable,
             )
         if self.writer is not None:
-            self.writer.write(
-                direction,
-                raw.data,
-                ts=ts,
-                participant=participant,
-                topic=topic,
-                reliable=reliable,
-                answered_by=answered_by,
-                decoded=obj,
-            )
+            try:
+                self.writer.write(
+                    direction,
+                    raw.data,
+                    ts=ts,
+                    participant=participant,
+                    topic=topic,
+                    reliable=reliable,
+                    answered_by=answered_by,
+                    decoded=obj,
+                )
+            except OSError as exc:  # disk full, a write error: stop recording, keep every packet in view
+                self.writer = None
+                self.record_error = exc.strerror or str(exc)
+                if self.on_record_error is not None:
+                    self.on_record_error(self.record_error)
         ingest = self.store.ingest
         for event in events:
             if isinstance(event, Result):

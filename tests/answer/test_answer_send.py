@@ -183,3 +183,19 @@ def test_the_time_base_keeps_ids_rising_where_no_state_is_shared():
     assert time_base(now + 1) == time_base(now) + 4 and time_base(now) < 2**31 - 1
     counter.commit("c", counter.peek("c"))
     assert counter.peek("c") == time_base(now) + 1  # two answers in one tick still rise
+
+
+async def test_a_recording_that_cannot_be_written_stops_and_every_packet_stays_in_view(tmp_path):
+    store = CallStore(clock=FakeClock(1000.0))
+    writer = RecordingWriter(str(tmp_path / "rec.jsonl"), {"room": "conv_1"})
+    writer._fh.close()
+    writer._fh = open("/dev/full", "ab")  # the disk is full from now on: a real ENOSPC on flush
+    src = MemorySource(store, writer, identity="inspector-abc")
+    await src.start()
+    src.receive(request("t1"), participant="agent")
+    src.receive(request("t2"), participant="agent")
+    assert store.find("conv_1", "t1") is not None and store.find("conv_1", "t2") is not None
+    assert src.state.record_error == "No space left on device"
+    assert "recording stopped: No space left on device" in src.state.label and "rec" != src.state.label
+    notes = [m.text for m in store.items if getattr(m, "kind", "") == "recording"]
+    assert len(notes) == 1 and "packets are still shown" in notes[0]

@@ -393,7 +393,47 @@ async def kill_nine(out: str) -> dict:
         return {"children": len(children), "seen": seen, "left": left, "alive": alive}
 
 
+async def disk_full(out: str) -> dict:
+    """``inspector live --no-ui`` recording onto a 16 KB filesystem: every request is still printed,
+    the recording stops with a reason, and the exit code says so."""
+    path = os.path.join(os.environ["INSPECTOR_TEST_SMALL_FS"], "rec.jsonl")
+    async with RoomServer(port=0, api_secret=SECRET) as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": SECRET,
+        }
+
+        async def play() -> None:
+            await until(lambda: len(server.participants(ROOM)) == 1, 20)
+            agent = await Agent("agent-df").join(server)
+            for index in range(30):
+                await agent.send(
+                    6,
+                    {
+                        "id": f"big{index}",
+                        "toolName": "t",
+                        "execution": "server",
+                        "parameters": {"blob": "z" * 1500},
+                    },
+                )
+            await asyncio.sleep(1)
+            await agent.room.disconnect()
+
+        player = asyncio.ensure_future(play())
+        live = await run_cli(
+            ["live", "--no-ui", "--json", "--room", ROOM, "--record", path],
+            env,
+            stop_when=lambda lines: any('"big29"' in x for x in lines),
+            timeout=60,
+        )
+        await player
+        return {**live, "size": os.path.getsize(path)}
+
+
 SCENARIOS = {
+    "disk_full": disk_full,
     "kill_nine": kill_nine,
     "answer_size": answer_size,
     "answer_and_auto": answer_and_auto,

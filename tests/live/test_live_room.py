@@ -6,6 +6,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 from inspector.model import CallStore, Message
 from inspector.session import load
 
@@ -169,3 +171,30 @@ def test_kill_9_of_inspector_live_takes_its_sdk_child_out_of_the_room_and_no_sec
         "child_environ_read": True,
     }
     assert r["left"] and r["alive"] == []
+
+
+@pytest.fixture
+def small_fs(tmp_path, monkeypatch):
+    """A real 16 KB filesystem (tmpfs), where the platform lets this user mount one."""
+    import subprocess
+
+    folder = tmp_path / "small"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "size=16k", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a small filesystem here")
+    monkeypatch.setenv("INSPECTOR_TEST_SMALL_FS", str(folder))
+    yield folder
+    subprocess.run(["umount", str(folder)], capture_output=True)
+
+
+def test_a_full_disk_stops_the_recording_not_the_view(scenario, small_fs):
+    r = scenario("disk_full", timeout=200)
+    printed = [json.loads(line) for line in r["stdout"].splitlines() if line.startswith("{")]
+    ids = {e.get("id") for e in printed}
+    assert {f"big{i}" for i in range(30)} <= ids  # every request shown, though the disk filled
+    assert any("recording stopped: No space left on device" in json.dumps(e) for e in printed)
+    assert r["code"] == 4 and "the recording stopped (No space left on device)" in r["stderr"]
+    assert "Traceback" not in r["stderr"] and 0 < r["size"] <= 16 * 1024
