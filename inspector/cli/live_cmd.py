@@ -36,6 +36,12 @@ def _answer_options(parser: argparse.ArgumentParser) -> None:
         "--no-ui", action="store_true", help="print calls as they are threaded instead of the UI"
     )
     parser.add_argument("--json", action="store_true", help="with --no-ui: one JSON object per event")
+    parser.add_argument(
+        "--give-up-after",
+        type=float,
+        metavar="SECONDS",
+        help="stop trying to (re)join after the room has been out of reach this long (default: keep trying)",
+    )
     parser.add_argument("-v", "--verbose", action="store_true", help="with --no-ui: show the SDK's warnings")
 
 

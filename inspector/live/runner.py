@@ -83,28 +83,25 @@ async def run_headless(
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread / Windows
             pass
-    from inspector.sources.livekit_room import LiveConnectError
+    from inspector.live.rejoin import stay_joined
 
-    try:
-        await session.source.start()
-    except LiveConnectError as exc:
-        err.write(f"inspector live: {session.redact(str(exc))}\n")
-        return EXIT_SETUP
-    waiters = [asyncio.ensure_future(stop.wait())]
-    lost = session.source.lost
-    if lost is not None:
-        waiters.append(asyncio.ensure_future(lost.wait()))
+    staying = asyncio.ensure_future(stay_joined(session.source, stop, give_up_after=options.give_up_after))
+    waiters = [staying]
     if until is not None:
         waiters.append(asyncio.ensure_future(until))
     try:
         await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
     finally:
+        stop.set()
+        outcome = await staying
         for waiter in waiters:
             waiter.cancel()
-        was_lost = lost is not None and lost.is_set()
         await session.stop()
-    if was_lost:
-        err.write(f"inspector live: the room connection was lost ({session.source.state.detail})\n")
+    if not outcome.stopped and not outcome.joined:
+        err.write(f"inspector live: {session.redact(outcome.reason)}\n")
+        return EXIT_SETUP
+    if not outcome.stopped:
+        err.write(f"inspector live: the room connection was lost ({session.redact(outcome.reason)})\n")
         return EXIT_LOST
     return recording_verdict(session, err, EXIT_OK)
 

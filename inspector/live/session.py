@@ -40,6 +40,7 @@ class LiveOptions:
     record: str | None = None
     no_record: bool = False
     append: bool = False
+    give_up_after: float | None = None
     no_ui: bool = False
     json: bool = False
     verbose: bool = False

@@ -148,6 +148,22 @@ class LiveKitSource(PacketSource):
         if self.state.status not in (SourceStatus.DISCONNECTED, SourceStatus.FAILED):
             self._set_state(status=SourceStatus.DISCONNECTED, detail="left the room")
 
+    async def leave_quietly(self) -> None:
+        """Drop a lost room before joining again (the state is left as it is)."""
+        room, self._room = self._room, None
+        if room is not None:
+            try:
+                await room.disconnect()
+            except Exception:  # noqa: BLE001 - it is gone already
+                pass
+
+    def note_retry(self, attempt: int, delay: float, reason: str) -> None:
+        """Say that the room is out of reach and when the next try is (state and list)."""
+        self._stopping = False
+        detail = f"{self.redact(reason)}; attempt {attempt}, next try in {delay:.1f} s"
+        self._set_state(status=SourceStatus.RECONNECTING, detail=detail, participants=())
+        self.room_event("connection", f"reconnecting: {detail}")
+
     def _fail(self, reason: str) -> None:
         reason = self.redact(reason)
         self._set_state(status=SourceStatus.FAILED, detail=reason)

@@ -280,7 +280,8 @@ async def cli_live(out: str) -> dict:
             fh.write('[[rule]]\ntool = "x"\n\n[[rule]]\ntool = "y"\nresult = "not a map"\n')
         bad_rules = await run_cli(["live", "--no-ui", "--room", ROOM, "--answer-rules", rules_path], env)
         refused = await run_cli(
-            ["live", "--no-ui", "--room", ROOM, "--no-record"], {**env, "LIVEKIT_URL": "ws://127.0.0.1:1"}
+            ["live", "--no-ui", "--room", ROOM, "--no-record", "--give-up-after", "0"],
+            {**env, "LIVEKIT_URL": "ws://127.0.0.1:1"},
         )
         return {
             "live": live,
@@ -432,7 +433,54 @@ async def disk_full(out: str) -> dict:
         return {**live, "size": os.path.getsize(path)}
 
 
+async def rejoin(out: str) -> dict:
+    """Started before the room server exists, it joins when it appears; the server goes away for 30 s
+    and comes back: the inspector rejoins by itself and keeps recording into the same file."""
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    path = os.path.join(out, "rejoin.jsonl")
+    env = {
+        **os.environ,
+        "LIVEKIT_URL": f"ws://127.0.0.1:{port}",
+        "LIVEKIT_API_KEY": "devkey",
+        "LIVEKIT_API_SECRET": SECRET,
+    }
+
+    async def play() -> None:
+        await asyncio.sleep(2)  # the inspector is already trying
+        async with RoomServer(port=port, api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+            agent = await Agent("agent-r").join(server)
+            await agent.request("r1", "read_local_file", "server")
+            await asyncio.sleep(1)
+            await agent.room.disconnect()
+        await asyncio.sleep(30)  # the room server is down for 30 s
+        async with RoomServer(port=port, api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+            agent = await Agent("agent-r").join(server)
+            await agent.request("r2", "read_local_file", "server")
+            await asyncio.sleep(1)
+            await agent.room.disconnect()
+            await asyncio.sleep(2)
+
+    player = asyncio.ensure_future(play())
+    live = await run_cli(
+        ["live", "--no-ui", "--json", "--room", ROOM, "--record", path],
+        env,
+        stop_when=lambda lines: any('"r2"' in x for x in lines),
+        timeout=80,
+    )
+    await player
+    with open(path, encoding="utf-8") as fh:
+        recorded = fh.read()
+    return {**live, "recording": recorded}
+
+
 SCENARIOS = {
+    "rejoin": rejoin,
     "disk_full": disk_full,
     "kill_nine": kill_nine,
     "answer_size": answer_size,
@@ -445,7 +493,7 @@ SCENARIOS = {
 def main() -> None:
     name, out = sys.argv[1], sys.argv[2]
     try:
-        result = asyncio.run(asyncio.wait_for(SCENARIOS[name](out), 90))
+        result = asyncio.run(asyncio.wait_for(SCENARIOS[name](out), 150))
         code = 0
     except BaseException:  # noqa: BLE001 - reported to the test through the result file
         result = {"error": traceback.format_exc()}

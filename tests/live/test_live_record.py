@@ -32,6 +32,8 @@ def live(*args: str) -> subprocess.CompletedProcess:
             "ws://127.0.0.1:9",
             "--room",
             "r1",
+            "--give-up-after",
+            "0",
             *args,
         ],
         capture_output=True,

@@ -198,3 +198,16 @@ def test_a_full_disk_stops_the_recording_not_the_view(scenario, small_fs):
     assert any("recording stopped: No space left on device" in json.dumps(e) for e in printed)
     assert r["code"] == 4 and "the recording stopped (No space left on device)" in r["stderr"]
     assert "Traceback" not in r["stderr"] and 0 < r["size"] <= 16 * 1024
+
+
+def test_the_inspector_waits_for_the_room_and_rejoins_after_30_s_down(scenario):
+    r = scenario("rejoin", timeout=300)
+    printed = [json.loads(line) for line in r["stdout"].splitlines() if line.startswith("{")]
+    texts = [json.dumps(e) for e in printed]
+    assert any('"r1"' in t for t in texts) and any('"r2"' in t for t in texts)
+    assert any("reconnecting:" in t and "attempt" in t and "next try in" in t for t in texts)
+    assert sum("connected to room" in t for t in texts) >= 2
+    assert r["code"] == 0 and "Traceback" not in r["stderr"]
+    lines = r["recording"].splitlines()
+    assert sum("inspector-recording" in line for line in lines) == 1  # one file, one header
+    assert any("r1" in line for line in lines) and any("r2" in line for line in lines)

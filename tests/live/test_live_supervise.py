@@ -24,3 +24,11 @@ def test_the_secret_is_not_in_the_childs_command_line_or_environment(monkeypatch
     visible = " ".join(argv) + " ".join(f"{k}={v}" for k, v in env.items() if not k.startswith("\0"))
     assert "s3cret-value-for-the-test" not in visible and "typed-secret" not in visible
     assert "LIVEKIT_API_SECRET" not in env and ARGS_ENV not in env  # supervise() adds only the pipe's fd
+
+
+def test_rejoin_backs_off_and_does_not_retry_what_waiting_cannot_fix():
+    from inspector.live.rejoin import backoff, retryable
+
+    assert [backoff(n) for n in (1, 2, 3, 4, 5, 6, 9)] == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
+    assert retryable("nothing is listening at ws://x (connection refused): is the LiveKit server running?")
+    assert not retryable("the server refused the access token (401): check LIVEKIT_API_KEY")

@@ -1,0 +1,81 @@
+"""Stay in the room: join, and when the room goes away (or is not there yet) try again with backoff.
+
+Tries go on until the user stops (the default) or, with ``give_up_after``, until the room has been out
+of reach that many seconds in a row. A refused token or a malformed URL is not retried: waiting cannot
+fix it. The source's state says what is happening: reconnecting, the attempt, the next try.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from dataclasses import dataclass
+
+from inspector.sources.base import SourceStatus
+from inspector.sources.livekit_room import LiveConnectError, LiveKitSource
+
+FIRST_DELAY = 0.5
+MAX_DELAY = 10.0
+_FINAL = ("refused the access token", "is not a LiveKit URL", "not a JWT")
+
+
+@dataclass
+class Outcome:
+    """How staying joined ended: ``stopped`` by the user, or given up (``joined`` ever or not)."""
+
+    stopped: bool
+    joined: bool
+    reason: str = ""
+
+
+def retryable(reason: str) -> bool:
+    """False for failures that another try cannot fix (credentials, URL)."""
+    return not any(words in reason for words in _FINAL)
+
+
+def backoff(attempt: int) -> float:
+    """Seconds before try ``attempt`` (1, 2, ...): doubling from 0.5 s, at most 10 s."""
+    return min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, attempt - 1))
+
+
+async def stay_joined(source: LiveKitSource, stop: asyncio.Event, *, give_up_after: float | None) -> Outcome:
+    """Join and rejoin ``source`` until ``stop`` is set or the room stays out of reach too long."""
+    joined = False
+    attempt = 0
+    out_since: float | None = None
+    while not stop.is_set():
+        try:
+            await source.start()
+        except LiveConnectError as exc:
+            reason = str(exc)
+            if not retryable(reason):
+                return Outcome(False, joined, reason)
+        else:
+            joined = True
+            attempt, out_since = 0, None
+            lost = source.lost
+            waiters = [asyncio.ensure_future(stop.wait())]
+            if lost is not None:
+                waiters.append(asyncio.ensure_future(lost.wait()))
+            await asyncio.wait(waiters, return_when=asyncio.FIRST_COMPLETED)
+            for waiter in waiters:
+                waiter.cancel()
+            if stop.is_set():
+                break
+            reason = source.state.detail or "the connection was lost"
+            await source.leave_quietly()
+        now = time.monotonic()
+        out_since = out_since if out_since is not None else now
+        if give_up_after is not None and now - out_since >= give_up_after:
+            return Outcome(False, joined, reason)
+        attempt += 1
+        delay = backoff(attempt)
+        source.note_retry(attempt, delay, reason)
+        try:
+            await asyncio.wait_for(stop.wait(), delay)
+        except asyncio.TimeoutError:
+            pass
+    return Outcome(True, joined)
+
+
+__all__ = ["Outcome", "SourceStatus", "backoff", "retryable", "stay_joined"]
