@@ -1,13 +1,14 @@
-"""Find Claude Code sessions under a folder: project, path, time, size and a cheap count of tool calls."""
+"""Find Claude Code sessions under a folder: project, path, time, size, tool calls (nested too) and a title."""
 
 from __future__ import annotations
 
+import json
 import os
 from dataclasses import dataclass
 
+from inspector.sources.claude_scan import first_prompt, scan
+
 ENV = "INSPECTOR_CLAUDE_DIR"
-TOOL_USE = b'"type":"tool_use"'
-_BLOCK = 1 << 20
 _MAX_DEPTH = 4  # folders below the root that are searched (projects/<project>/<session>.jsonl and a bit more)
 
 
@@ -20,6 +21,7 @@ class SessionInfo:
     modified: float
     size: int
     tool_calls: int | None = None
+    title: str = ""  # the session's title (a /rename, Claude's own title) or its first prompt
 
 
 def default_dir(configured: str | None = None) -> str:
@@ -37,18 +39,27 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
     """The sessions under ``folder``, most recently modified first.
 
     Subagent transcripts (``agent-*.jsonl`` and ``<session>/subagents/``) are not sessions of their
-    own: they are read with their session. Unreadable entries are left out.
+    own: they are read with their session, and their calls are counted with it. Unreadable entries
+    are left out. ``count_calls=False`` reads nothing but the folders (no counts, no titles).
     """
     root = os.path.abspath(os.path.expanduser(folder))
     sessions = []
+    agents_by_folder: dict[str, dict[str, list[str]]] = {}
     for path in _session_files(root):
         try:
             stat = os.stat(path)
         except OSError:
             continue
-        calls = count_tool_calls(path) if count_calls else None
         project = os.path.basename(os.path.dirname(path))
-        sessions.append(SessionInfo(project, path, stat.st_mtime, stat.st_size, calls))
+        calls, title = None, ""
+        if count_calls:
+            folder_agents = agents_by_folder.get(os.path.dirname(path))
+            if folder_agents is None:
+                folder_agents = agents_by_folder[os.path.dirname(path)] = _project_agents(
+                    os.path.dirname(path)
+                )
+            calls, title = _describe(path, folder_agents)
+        sessions.append(SessionInfo(project, path, stat.st_mtime, stat.st_size, calls, title))
     sessions.sort(key=lambda info: (-info.modified, info.path))
     return sessions
 
@@ -58,28 +69,72 @@ def _session_files(root: str):
         depth = directory[len(root) :].count(os.sep)
         if depth >= _MAX_DEPTH:
             folders[:] = []
-        folders[:] = sorted(name for name in folders if name != "subagents" and not name.startswith("."))
+        folders[:] = sorted(
+            name for name in folders if name not in ("subagents", "tool-results") and not name.startswith(".")
+        )
         for name in sorted(files):
-            if name.endswith(".jsonl") and not name.startswith("agent-"):
+            if (
+                name.endswith(".jsonl")
+                and not name.startswith("agent-")
+                and not _is_session_folder(directory)
+            ):
                 yield os.path.join(directory, name)
 
 
-def count_tool_calls(path: str) -> int | None:
-    """How many ``"type":"tool_use"`` blocks the file holds, counted in its bytes (None if unreadable).
+def _is_session_folder(directory: str) -> bool:
+    """True inside ``<session>/`` (beside ``<session>.jsonl``): its files belong to that session."""
+    return os.path.isfile(directory.rstrip(os.sep) + ".jsonl")
 
-    Cheap and close: a 2.1.x progress record repeating a subagent's call counts it again.
-    """
-    count = 0
-    keep = len(TOOL_USE) - 1
-    tail = b""
+
+def _describe(path: str, project_agents: dict[str, list[str]]) -> tuple[int | None, str]:
+    """Calls of a session with its subagents' (each id once), and its title or first prompt."""
+    found = scan(path)
+    if found is None:
+        return None, ""
+    stem = os.path.basename(path)[: -len(".jsonl")]
+    subagents = os.path.join(path[: -len(".jsonl")], "subagents")
+    try:
+        names = sorted(os.listdir(subagents))
+    except OSError:
+        names = []
+    files = [os.path.join(subagents, n) for n in names if n.startswith("agent-") and n.endswith(".jsonl")]
+    for agent in files + project_agents.get(stem, []):
+        nested = scan(agent, want_title=False)
+        if nested is not None:
+            found.ids |= nested.ids
+            found.anonymous += nested.anonymous
+    return found.calls, found.title or first_prompt(path)
+
+
+def _project_agents(folder: str) -> dict[str, list[str]]:
+    """Project-level ``agent-*.jsonl`` files (Claude Code 2.0.x) by the session id their records carry."""
+    found: dict[str, list[str]] = {}
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return found
+    for name in names:
+        if name.startswith("agent-") and name.endswith(".jsonl"):
+            path = os.path.join(folder, name)
+            session = _session_id(path)
+            if session:
+                found.setdefault(session, []).append(path)
+    return found
+
+
+def _session_id(path: str) -> str:
+    """The ``sessionId`` of a file's first record ("" when it has none)."""
     try:
         with open(path, "rb") as fh:
-            while True:
-                block = fh.read(_BLOCK)
-                if not block:
-                    return count
-                data = tail + block
-                count += data.count(TOOL_USE)
-                tail = data[-keep:]
-    except OSError:
-        return None
+            line = fh.readline(1 << 20)
+        value = json.loads(line)
+    except (OSError, ValueError, RecursionError):
+        return ""
+    session = value.get("sessionId") if isinstance(value, dict) else None
+    return session if isinstance(session, str) else ""
+
+
+def count_tool_calls(path: str) -> int | None:
+    """How many tool calls the file holds, counted in its bytes (each id once; None if unreadable)."""
+    found = scan(path, want_title=False)
+    return None if found is None else found.calls

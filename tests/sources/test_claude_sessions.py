@@ -7,7 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from inspector.sources import claude_sessions
+from inspector.model import CallStore
+from inspector.session import load
+from inspector.sources import claude_scan, claude_sessions
 from inspector.sources.claude_sessions import SessionInfo, count_tool_calls, default_dir, find_sessions
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -15,9 +17,9 @@ CLAUDE = ROOT / ".." / "shared" / "corpus" / "claude"
 USE = '{"type":"tool_use","id":"t%d","name":"Bash","input":{}}'
 
 
-def session(path: Path, calls: int, mtime: float) -> Path:
+def session(path: Path, calls: int, mtime: float, first: int = 0) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
-    body = ",".join(USE % i for i in range(calls))
+    body = ",".join(USE % i for i in range(first, first + calls))
     path.write_text('{"type":"assistant","message":{"content":[' + body + "]}}\n")
     os.utime(path, (mtime, mtime))
     return path
@@ -29,13 +31,13 @@ def test_sessions_newest_first_without_subagent_files(tmp_path):
     new = session(projects / "-home-b" / "s2.jsonl", 0, 3_000)
     mid = session(projects / "-home-a" / "s3.jsonl", 5, 2_000)
     session(projects / "-home-a" / "agent-1234.jsonl", 9, 4_000)
-    session(projects / "-home-a" / "s1" / "subagents" / "agent-abcd.jsonl", 9, 5_000)
+    session(projects / "-home-a" / "s1" / "subagents" / "agent-abcd.jsonl", 9, 5_000, first=100)
     (projects / "-home-a" / "notes.txt").write_text("x")
     found = find_sessions(str(tmp_path))
     assert found == [
         SessionInfo("-home-b", str(new), 3_000, new.stat().st_size, 0),
         SessionInfo("-home-a", str(mid), 2_000, mid.stat().st_size, 5),
-        SessionInfo("-home-a", str(old), 1_000, old.stat().st_size, 2),
+        SessionInfo("-home-a", str(old), 1_000, old.stat().st_size, 2 + 9),  # its subagent's calls too
     ]
     assert [info.tool_calls for info in find_sessions(str(projects), count_calls=False)] == [None] * 3
     assert find_sessions(str(tmp_path / "missing")) == []
@@ -43,7 +45,7 @@ def test_sessions_newest_first_without_subagent_files(tmp_path):
 
 def test_counting_sees_a_marker_split_between_blocks(tmp_path, monkeypatch):
     path = session(tmp_path / "p" / "s.jsonl", 50, 1)
-    monkeypatch.setattr(claude_sessions, "_BLOCK", 7)
+    monkeypatch.setattr(claude_scan, "_BLOCK", 7)
     assert count_tool_calls(str(path)) == 50
     assert count_tool_calls(str(tmp_path / "nope.jsonl")) is None
 
@@ -69,4 +71,55 @@ def test_the_corpus_sessions():
     worktrees = next(
         info for info in found if info.path.endswith("ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
     )
-    assert worktrees.project == "-experiments-worktrees" and worktrees.tool_calls == 40
+    assert worktrees.project == "-experiments-worktrees" and worktrees.tool_calls == 40 + 77  # + subagents/
+
+
+@pytest.mark.skipif(not CLAUDE.is_dir(), reason="../shared/corpus/claude is not present")
+def test_the_browser_counts_what_opening_the_session_shows_nested_calls_included():
+    """The issue's case: a 2.0.55 session showed 108 where it holds 123 (15 in a project-level agent file)."""
+    for info in find_sessions(str(CLAUDE)):
+        store = CallStore()
+        load([info.path], store)
+        assert info.tool_calls == store.call_count, info.path
+    deep = next(
+        info
+        for info in find_sessions(str(CLAUDE))
+        if info.path.endswith("a7da6a22-facc-4fcd-8bab-f83c87862004.jsonl")
+    )
+    assert deep.tool_calls == 123
+
+
+@pytest.mark.skipif(not CLAUDE.is_dir(), reason="../shared/corpus/claude is not present")
+def test_each_session_has_its_title_or_its_first_typed_prompt():
+    titles = {Path(info.path).name[:8]: info.title for info in find_sessions(str(CLAUDE))}
+    # the newest summary record of a 1.0.x session; 2.0.55's summary record
+    assert titles["fe5e1c67"] == "Empty Repo Setup: CLAUDE.md Foundation Created"
+    assert titles["a7da6a22"] == "Claude Code CLI Tool Development Summary"
+    # the first prompt, not the /clear caveat, the command echo or an IDE selection note
+    assert titles["f852ad25"].startswith("Can you please read @public/tokenizer.css")
+    assert titles["cb2e607c"].startswith("How can I make this possible to install as a library with `uv`")
+    assert titles["7acd37a8"].startswith("OK, so this was just so you know what there is now")  # after /init
+    assert titles["5c0375b4"].startswith("/orchestrator @CLAUDE.md")  # a slash command with arguments
+    assert titles["ef958aa1"].startswith("OK, we're going to make a little experiment here.")
+
+
+def test_a_rename_beats_claudes_own_title_and_both_beat_the_prompt(tmp_path, monkeypatch):
+    path = tmp_path / "p" / "s.jsonl"
+    path.parent.mkdir()
+    prompt = '{"type":"user","message":{"role":"user","content":"fix the parser"},"sessionId":"s"}'
+    records = [
+        prompt,
+        '{"type":"ai-title","aiTitle":"Parser fix","sessionId":"s"}',
+        '{"type":"ai-title","aiTitle":"Fix the parser race","sessionId":"s"}',
+    ]
+    path.write_text("\n".join(records) + "\n")
+    assert find_sessions(str(tmp_path))[0].title == "Fix the parser race"
+    records.append('{"type":"custom-title","customTitle":"auth \\u001b[31mrefactor","sessionId":"s"}')
+    records.append('{"type":"ai-title","aiTitle":"later AI title","sessionId":"s"}')
+    path.write_text("\n".join(records) + "\n")
+    monkeypatch.setattr(claude_scan, "_BLOCK", 5)  # records cut between blocks are still read whole
+    assert (
+        find_sessions(str(tmp_path))[0].title == "auth \x1b[31mrefactor"
+    )  # kept as data; the table escapes it
+    path.write_text(prompt + "\n")
+    assert find_sessions(str(tmp_path))[0].title == "fix the parser"

@@ -5,7 +5,9 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
 from screen_text import screen_text
+from textual.widgets import DataTable
 from ui_factories import SIZE, T0
 
 from inspector.config import Config
@@ -40,7 +42,7 @@ async def test_the_browser_lists_sessions_and_enter_opens_one(tmp_path):
         assert isinstance(app.screen, BrowserScreen)
         assert await wait_for(pilot, lambda: bool(app.screen.sessions))
         text = screen_text(app)
-        assert "-home-dev-demo-app" in text and "5a3e0000-0000-4000-8000-000000000001.jsonl" in text
+        assert "-home-dev-demo-app" in text and "Fix the greeting, run the tests and tidy up." in text
         assert str(tmp_path / "projects") in text
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
@@ -58,3 +60,26 @@ async def test_an_empty_folder_says_so_and_shows_how_to_open_a_file_or_join_a_ro
         assert f"No Claude Code sessions under {tmp_path}" in text
         assert "inspector PATH..." in text and "inspector live" in text
         assert not app._notifications  # nothing went wrong
+
+
+CORPUS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "claude"
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus/claude is not present")
+async def test_the_browser_shows_nested_counts_and_titles_and_moves_like_the_list():
+    app = browser_app(CORPUS)
+    async with app.run_test(size=(200, 40)) as pilot:
+        assert await wait_for(pilot, lambda: bool(app.screen.sessions))
+        screen = app.screen
+        table = screen.query_one(DataTable)
+        rows = {Path(s.path).name[:8]: i for i, s in enumerate(screen.sessions)}
+        deep = table.get_row_at(rows["a7da6a22"])
+        assert "123" in [str(cell) for cell in deep]  # 108 in the session file + 15 in its agent file
+        assert "Claude Code CLI Tool Development Summary" in [str(cell) for cell in deep]
+        assert "Empty Repo Setup: CLAUDE.md Foundation Created" in screen_text(app)
+        last = len(screen.sessions) - 1
+        for key, row in (("G", last), ("g", 0), ("j", 1), ("j", 2), ("k", 1), ("end", last), ("home", 0)):
+            await pilot.press(key)
+            assert table.cursor_row == row, key
+        await pilot.press("j", "enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))

@@ -15,6 +15,7 @@ from textual.worker import Worker, WorkerState
 
 from inspector.sources.claude_sessions import SessionInfo, default_dir, find_sessions
 from inspector.textsafe import one_line
+from inspector.ui.keys import BY_ID
 
 EMPTY_HELP = """No Claude Code sessions under {root}.
 
@@ -23,6 +24,10 @@ Follow a growing file:   inspector --follow PATH
 Join a LiveKit room:     inspector live      (LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET)
 Try it without a room:   inspector demo
 Look somewhere else:     inspector --claude-dir DIR   or   INSPECTOR_CLAUDE_DIR=DIR"""
+
+
+TITLE_WIDTH = 72
+"""Characters of a session's title or first prompt shown in its row."""
 
 
 def claude_root(option: str | None, configured: str | None = None) -> str:
@@ -43,6 +48,22 @@ def _size(size: float) -> str:
     return f"{size:.1f} GB"
 
 
+class SessionTable(DataTable):
+    """The table of sessions; it moves with the call list's keys (j/k/g/G, remapped with them)."""
+
+    BINDINGS = [
+        BY_ID[key].binding() for key in ("cursor-down", "cursor-up", "first", "last", "page-down", "page-up")
+    ]
+
+    def action_first(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=0)
+
+    def action_last(self) -> None:
+        if self.row_count:
+            self.move_cursor(row=self.row_count - 1)
+
+
 class BrowserScreen(Screen):
     """A table of sessions; enter opens the highlighted one."""
 
@@ -58,7 +79,7 @@ class BrowserScreen(Screen):
 
     def compose(self) -> ComposeResult:
         yield Static("", id="browser-title")
-        yield DataTable(cursor_type="row", zebra_stripes=True, id="sessions")
+        yield SessionTable(cursor_type="row", zebra_stripes=True, id="sessions")
         yield Static("", id="browser-empty")
         yield Footer()
 
@@ -68,7 +89,7 @@ class BrowserScreen(Screen):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("modified", "project", "session", "size", "tool calls")
+        table.add_columns("modified", "project", "tool calls", "size", "title or first prompt", "session")
         self.query_one("#browser-title", Static).update(
             Text(f"Claude Code sessions in {one_line(self.root, 200)}")
         )
@@ -102,10 +123,11 @@ class BrowserScreen(Screen):
             calls = "" if session.tool_calls is None else str(session.tool_calls)
             table.add_row(
                 when,
-                Text(one_line(session.project, 60)),
-                Text(one_line(os.path.basename(session.path), 60)),
+                Text(one_line(session.project, 40)),
+                Text(calls, justify="right"),
                 _size(session.size),
-                calls,
+                Text(one_line(session.title, TITLE_WIDTH)),
+                Text(one_line(os.path.basename(session.path), 60)),
                 key=str(index),
             )
         if sessions:
