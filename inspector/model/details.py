@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -137,3 +138,32 @@ class DisplayDetail:
             if segment.type in self.SUPPORTED:
                 return segment
         return None
+
+
+@dataclass(slots=True)
+class PersistedDetail:
+    """A result too large for the transcript: Claude Code saved it to a file and kept a preview.
+
+    ``saved_as`` is the path the transcript names (on the machine that ran the session); ``local``
+    is where that file is beside this transcript (``<session>/tool-results/<name>``). Nothing is
+    read until :meth:`read` is called, when the result is shown.
+    """
+
+    saved_as: str
+    local: str
+    size: int | None = None
+    preview: str = ""
+    inner: Any = None  # the tool's own detail (a Bash result's flags and stderr), if it has one
+
+    def read(self, limit: int) -> tuple[str | None, int, str]:
+        """``(text, size, problem)``: up to ``limit`` bytes of the saved output, decoded as UTF-8, and
+        the file's size; ``(None, 0, why)`` when it cannot be read here."""
+        try:
+            with open(self.local, "rb") as fh:
+                size = os.fstat(fh.fileno()).st_size
+                data = fh.read(max(0, limit))
+        except FileNotFoundError:
+            return None, 0, "not found"
+        except OSError as exc:
+            return None, 0, exc.strerror or str(exc)
+        return data.decode("utf-8", "replace"), size, ""

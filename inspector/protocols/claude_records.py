@@ -10,6 +10,7 @@ from typing import Any
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _values
 from inspector.protocols.claude_details import TASK_TOOLS, details, hint, outcome, summarize
+from inspector.protocols.claude_persisted import persisted
 from inspector.protocols.claude_subagents import Planner, prompt_text
 
 TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
@@ -234,6 +235,9 @@ def _result(
     content = block.get("content")
     ended, message, code = outcome(block.get("is_error") is True, content)
     detail, has_diff = details(tool, structured, request_hint) if structured is not None else (None, False)
+    saved = persisted(raw.source, call_id, content, structured)
+    if saved is not None:  # the transcript holds a preview; the output is in tool-results/
+        saved.inner, detail = detail, saved
     if session.planner is not None and isinstance(structured, dict) and (tool in TASK_TOOLS or not tool):
         session.planner.link(structured.get("agentId"), call_id)
     return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, has_diff, tool)

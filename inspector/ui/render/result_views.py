@@ -16,6 +16,7 @@ from inspector.model.details import (
     FileDetail,
     FileListDetail,
     PatchDetail,
+    PersistedDetail,
     SearchDetail,
     Segment,
     TaskDetail,
@@ -26,6 +27,7 @@ from inspector.model.events import Result
 from inspector.ui.render.diff_view import diff_from_content, render_diff, render_diffs
 from inspector.ui.render.json_view import render_value
 from inspector.ui.render.parts import fields_line, heading, muted, numbered_code
+from inspector.ui.render.persisted_view import persisted_view
 from inspector.ui.render.safe import DEFAULT_LIMITS, Limits, human_size, safe_text
 from inspector.ui.render.theme import RenderTheme
 from inspector.ui.render.tool_views import (
@@ -216,4 +218,5 @@ _VIEWS: dict[type, Callable[[Any, ViewContext], RenderableType]] = {
     FetchDetail: lambda d, ctx: fetch_view(d, ctx.theme, ctx.limits),
     SearchDetail: lambda d, ctx: search_view(d, ctx.theme, ctx.limits),
     TaskDetail: lambda d, ctx: task_view(d, ctx.theme, ctx.limits),
+    PersistedDetail: lambda d, ctx: persisted_view(d, ctx, lambda inner: bash_view(inner, ctx)),
 }

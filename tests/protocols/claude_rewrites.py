@@ -1,0 +1,113 @@
+"""Claude Code files of shapes the corpus lacks, built by rewriting its real 2.1.114 session.
+
+The shared corpus has no externalised output, resumed pair, compaction or nested subagent. Public
+transcripts that have them are quoted only in pieces (in other tools' tests and notes), so these
+builders take the real session ``ef958aa1`` (Claude Code 2.1.114, daaain/claude-code-log test data)
+and rewrite some of its records into the shapes those newer versions write, keeping everything else
+byte for byte. The shapes, and where they were seen, are described at each builder.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+PROJECT = ROOT / ".." / "shared" / "corpus" / "claude" / "daaain-real_projects" / "-experiments-worktrees"
+SID = "ef958aa1-0e93-49f0-bb71-150f63befcd1"
+SESSION = PROJECT / f"{SID}.jsonl"
+ORIGINAL_HOME = "/Users/dain/.claude/projects/-experiments-worktrees"
+
+
+def available() -> bool:
+    return SESSION.is_file()
+
+
+def records(path: Path) -> list[dict]:
+    return [json.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
+
+
+def dump(path: Path, rows: list[dict]) -> Path:
+    path.parent.mkdir(parents=True, exist_ok=True)
+    text = "".join(json.dumps(row, ensure_ascii=False, separators=(",", ":")) + "\n" for row in rows)
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def copy_session(target: Path) -> Path:
+    """The real session with its ``subagents/`` folder, copied into ``target``; returns the session file."""
+    target.mkdir(parents=True, exist_ok=True)
+    shutil.copytree(PROJECT / SID, target / SID)
+    shutil.copyfile(SESSION, target / SESSION.name)
+    return target / SESSION.name
+
+
+def result_index(rows: list[dict], call_id: str) -> int:
+    for index, row in enumerate(rows):
+        content = row.get("message", {}).get("content")
+        if isinstance(content, list) and any(
+            isinstance(b, dict) and b.get("tool_use_id") == call_id for b in content
+        ):
+            return index
+    raise KeyError(call_id)
+
+
+def _result_text(row: dict) -> str:
+    block = next(b for b in row["message"]["content"] if b.get("type") == "tool_result")
+    content = block["content"]
+    return content if isinstance(content, str) else "\n".join(b.get("text", "") for b in content)
+
+
+def stub(saved_to: str, full: str, size: str) -> str:
+    """The inline text Claude Code 2.1.x leaves for a result it saved to a file (as quoted from real
+    transcripts, e.g. ``Output too large (6.6MB). Full output saved to: C:\\Users\\...\\tool-results\\
+    bej1e99ys.txt`` then ``Preview (first 2KB):``)."""
+    preview = "\n".join(full.splitlines()[:3])
+    return (
+        f"<persisted-output>\nOutput too large ({size}). Full output saved to: {saved_to}\n\n"
+        f"Preview (first 2KB):\n{preview}\n</persisted-output>"
+    )
+
+
+# Results rewritten by with_persisted_outputs: the Bash merge in the session file (saved as
+# <id>.txt, toolUseResult.persistedOutputPath as Bash results carry it), a WebSearch inside the
+# subagent alice (a Windows path and a file name that is not the id, content as a list of blocks),
+# and a Bash whose saved file is not beside the copy.
+MAIN_SAVED = "toolu_01Scjr6RH48Rd6WnNPPjUTFu"
+AGENT_SAVED = "toolu_01GWDV9QAkbdrBttNZWNbt6B"
+AGENT_FILE = "agent-a4ca7529859c158c2.jsonl"
+AGENT_SAVED_NAME = "bq7x1e99y.txt"
+MISSING = "toolu_01HssNwhubWrX7RYLZtpTfLh"
+
+
+def with_persisted_outputs(target: Path) -> tuple[Path, dict[str, str]]:
+    """The session with three results externalised; returns it and each call's full output."""
+    path = copy_session(target)
+    folder = target / SID / "tool-results"
+    folder.mkdir()
+    full: dict[str, str] = {}
+    rows = records(path)
+    for call_id in (MAIN_SAVED, MISSING):
+        row = rows[result_index(rows, call_id)]
+        text = full[call_id] = _result_text(row)
+        saved_to = f"{ORIGINAL_HOME}/{SID}/tool-results/{call_id}.txt"
+        block = next(b for b in row["message"]["content"] if b.get("type") == "tool_result")
+        block["content"] = stub(saved_to, text, f"{len(text) / 1024:.1f}KB")
+        row["toolUseResult"] = dict(
+            row["toolUseResult"], stdout="", persistedOutputPath=saved_to, persistedOutputSize=len(text)
+        )
+        if call_id == MAIN_SAVED:
+            (folder / f"{call_id}.txt").write_text(text, encoding="utf-8")
+    dump(path, rows)
+    agent = target / SID / "subagents" / AGENT_FILE
+    rows = records(agent)
+    row = rows[result_index(rows, AGENT_SAVED)]
+    text = full[AGENT_SAVED] = _result_text(row)
+    saved_to = "C:\\Users\\Dain Demmel\\.claude\\projects\\C--experiments-worktrees\\" + SID
+    saved_to += "\\tool-results\\" + AGENT_SAVED_NAME
+    block = next(b for b in row["message"]["content"] if b.get("type") == "tool_result")
+    block["content"] = [{"type": "text", "text": stub(saved_to, text, f"{len(text) / 1024:.1f}KB")}]
+    (folder / AGENT_SAVED_NAME).write_text(text, encoding="utf-8")
+    dump(agent, rows)
+    return path, full

@@ -1,0 +1,88 @@
+"""Claude Code's newer files on real records: externalised outputs, resumed sessions, compaction, nesting."""
+
+from __future__ import annotations
+
+import claude_rewrites as rw
+import pytest
+from rich.console import Console
+
+from inspector.model import CallStore
+from inspector.model.details import BashDetail, PersistedDetail
+from inspector.session import hydrate, load
+from inspector.ui.render.result_views import render_result_body
+from inspector.ui.render.theme import RenderTheme
+
+pytestmark = pytest.mark.skipif(not rw.available(), reason="../shared/corpus/claude is not present")
+
+
+def loaded(*paths, keep_payloads: bool = True) -> CallStore:
+    store = CallStore(keep_payloads=keep_payloads)
+    load([str(p) for p in paths], store)
+    return store
+
+
+def calls_by_id(store: CallStore) -> dict:
+    return {call.call_id: call for call in store.all_calls()}
+
+
+def shown(result, width: int = 120, full_text: bool = False) -> str:
+    console = Console(width=width, record=True, color_system=None)
+    console.print(render_result_body(result, width=width, theme=RenderTheme(), full_text=full_text))
+    return console.export_text()
+
+
+# -- externalised outputs -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("keep_payloads", [True, False])
+def test_an_externalised_output_is_read_from_tool_results_beside_the_session(tmp_path, keep_payloads):
+    path, full = rw.with_persisted_outputs(tmp_path / "project")
+    store = loaded(path, keep_payloads=keep_payloads)
+    assert store.malformed == [] and store.orphans == []
+    calls = calls_by_id(store)
+    for call_id, local in (
+        (rw.MAIN_SAVED, tmp_path / "project" / rw.SID / "tool-results" / f"{rw.MAIN_SAVED}.txt"),
+        (rw.AGENT_SAVED, tmp_path / "project" / rw.SID / "tool-results" / rw.AGENT_SAVED_NAME),
+    ):
+        _, results = hydrate(calls[call_id])
+        detail = results[0].details
+        assert isinstance(detail, PersistedDetail), call_id
+        assert detail.local == str(local)  # the stub's path is another machine's: only its name is used
+        assert detail.read(1 << 20) == (full[call_id], len(full[call_id].encode()), "")
+        text = shown(results[0])
+        last_line = full[call_id].strip().splitlines()[-1].strip()
+        assert last_line[:60] in text and "tool-results/" in text  # beyond the three-line preview
+        assert "not here" not in text
+    assert calls[rw.AGENT_SAVED].parent.call_id == "toolu_01GmrK6tgdD9D5xD6W5X9UUy"  # alice's Agent call
+    _, results = hydrate(calls[rw.MAIN_SAVED])
+    assert isinstance(results[0].details.inner, BashDetail)  # the Bash flags are kept beside
+
+
+def test_a_missing_saved_output_says_so_and_shows_the_preview(tmp_path):
+    path, full = rw.with_persisted_outputs(tmp_path / "project")
+    _, results = hydrate(calls_by_id(loaded(path))[rw.MISSING])
+    detail = results[0].details
+    assert isinstance(detail, PersistedDetail)
+    assert detail.read(100) == (None, 0, "not found")
+    assert detail.size == len(full[rw.MISSING])
+    text = " ".join(shown(results[0], width=200).split())
+    assert "The full output (" in text and "is not here" in text
+    assert f"{rw.ORIGINAL_HOME}/{rw.SID}/tool-results/{rw.MISSING}.txt" in text
+    assert "there is no tool-results/" in text
+    words = " ".join(full[rw.MISSING].split())
+    assert words[:70] in text  # the preview the transcript kept
+    assert words[-60:] not in text
+
+
+def test_nothing_is_read_from_tool_results_while_loading(tmp_path, monkeypatch):
+    path, _ = rw.with_persisted_outputs(tmp_path / "project")
+    opened = []
+    real_open = open
+
+    def watching(file, *args, **kwargs):
+        opened.append(str(file))
+        return real_open(file, *args, **kwargs)
+
+    monkeypatch.setattr("builtins.open", watching)
+    loaded(path)
+    assert not [name for name in opened if "tool-results" in name]
