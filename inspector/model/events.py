@@ -109,6 +109,18 @@ class Message:
 
 
 @dataclass(slots=True)
+class Marker(Message):
+    """A boundary in a session, shown as one separator row: context compacted, a resumed session begins.
+
+    ``text`` is the row's one line (so anything that shows a message shows a marker); ``body`` is
+    what is folded under it, shown in the detail only (a compaction's summary, the results it
+    cleared). ``kind`` names the boundary: ``compaction``, ``microcompaction``, ``resume``.
+    """
+
+    body: str = ""
+
+
+@dataclass(slots=True)
 class Malformed:
     """A record that could not be read: what was wrong and where."""
 
@@ -126,4 +138,4 @@ class Skipped:
     where: str = ""
 
 
-Event = Union[Request, Result, Message, Malformed, Skipped]  # noqa: UP007 - a runtime alias
+Event = Union[Request, Result, Message, Malformed, Skipped]  # noqa: UP007 - a runtime alias (a Marker is a Message)

@@ -7,8 +7,8 @@ from dataclasses import dataclass
 from datetime import datetime, timezone
 from typing import Any
 
-from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _values
+from inspector.model.events import Event, Malformed, Marker, Message, RawRef, Request, Result, Skipped
+from inspector.protocols import _values, claude_marks
 from inspector.protocols.claude_details import TASK_TOOLS, details, hint, outcome, summarize
 from inspector.protocols.claude_persisted import persisted
 from inspector.protocols.claude_subagents import Planner, prompt_text
@@ -45,6 +45,7 @@ class Session:
         "seen_copies",
         "strings",
         "group",
+        "marker",
     )
 
     def __init__(self, planner: Planner | None) -> None:
@@ -57,6 +58,7 @@ class Session:
         self.seen_copies: set[str] = set()  # uuids of progress copies already read
         self.strings: dict[str, str] = {}
         self.group = ""
+        self.marker: Marker | None = None  # the last compaction, waiting for its summary
 
     def intern(self, text: str) -> str:
         return self.strings.setdefault(text, text)
@@ -103,6 +105,9 @@ def _conversation(record: dict, kind: str, raw: RawRef, session: Session, source
     group = _group(record, session)
     ts = _time(record.get("timestamp"))
     parent, sender = _placement(record, kind, content, session, source)
+    if kind == "user" and record.get("isCompactSummary") is True:
+        text = prompt_text(content) or ""
+        return [claude_marks.summary(text, session.marker, group, ts, raw, parent)]
     if isinstance(content, str):
         return [_text(kind, [content], record, group, ts, sender, raw, parent)]
     results = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "tool_result")
@@ -288,6 +293,15 @@ def _summary(record: dict, raw: RawRef, session: Session) -> list[Event]:
 def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
     content = record.get("content")
     subtype = record.get("subtype")
+    if subtype in claude_marks.BOUNDARIES:
+        tool_use = record.get("toolUseID")
+        parent = tool_use if isinstance(tool_use, str) and tool_use else source.parent
+        marker = claude_marks.boundary(
+            record, _group(record, session), _time(record.get("timestamp")), raw, parent
+        )
+        if marker.kind == "compaction":
+            session.marker = marker
+        return [marker]
     if not isinstance(content, str) or not content.strip():
         return [Skipped(f"system {subtype[:40]}" if isinstance(subtype, str) else "system", raw.where)]
     tool_use = record.get("toolUseID")

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from itertools import islice
 
-from inspector.model import Call, CallStore, Message, OrphanResult, State
+from inspector.model import Call, CallStore, Marker, Message, OrphanResult, State
 from inspector.model.call import Item
 from inspector.model.filter import Filter
 from inspector.ui.feed import ChangeSet
@@ -60,7 +60,7 @@ class RowView:
         add_item, add_depth = items.append, depths.append
 
         def emit(item: Item, depth: int) -> None:
-            if hide and isinstance(item, Message):
+            if hide and isinstance(item, Message) and not isinstance(item, Marker):  # boundaries stay
                 return
             if flt is not None and not flt.matches_tree(item, now):
                 return

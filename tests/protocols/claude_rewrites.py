@@ -111,3 +111,80 @@ def with_persisted_outputs(target: Path) -> tuple[Path, dict[str, str]]:
     (folder / AGENT_SAVED_NAME).write_text(text, encoding="utf-8")
     dump(agent, rows)
     return path, full
+
+
+# -- compaction ----------------------------------------------------------------------------------------
+
+SUMMARY = (
+    "This session is being continued from a previous conversation that ran out of context. "
+    "The conversation is summarized below:\nAnalysis:\nThe user set up three teammates (alice, bob, "
+    "carol) to research plan mode, teammates and Beads, then merged their branches.\n\nSummary:\n"
+    "1. Primary Request and Intent:\n   Run a two-round teammate experiment with worktrees.\n"
+    "2. Current Work:\n   Round 1 is merged into master; round 2 asks each teammate for a comparison."
+)
+COMPACT_AFTER = "toolu_0175bdkZrxmVVCQVE5cMuu4e"  # the Bash call after which the context is compacted
+MICRO_AFTER = "toolu_01D1PFFusfALyxiWSDk9WdzD"  # the TaskList call after which results are cleared
+CLEARED = [
+    "toolu_01EF5USXVKgAdkiavtVPk5zb",
+    "toolu_011D4xB3Jy7XVWDTWWDZh6Mc",
+    "toolu_01Scjr6RH48Rd6WnNPPjUTFu",
+]
+
+
+def _around(row: dict, uuid: str, parent: str | None, **fields: object) -> dict:
+    """A record written next to ``row``: its session fields, a new uuid, the same time plus a bit."""
+    keep = ("isSidechain", "userType", "cwd", "sessionId", "version", "gitBranch", "slug")
+    made = {"parentUuid": parent} | {k: row[k] for k in keep if k in row}
+    return made | fields | {"uuid": uuid, "timestamp": row["timestamp"][:-4] + "999Z"}
+
+
+def with_compaction(target: Path) -> Path:
+    """The session with an automatic compaction (boundary + summary, as 2.x writes them) after one
+    call and a microcompaction after another."""
+    path = copy_session(target)
+    rows = records(path)
+    at = result_index(rows, COMPACT_AFTER)
+    row = rows[at]
+    boundary = _around(
+        row,
+        "c0a1b2c3-0000-4000-8000-00000000c0a1",
+        None,
+        logicalParentUuid=row["uuid"],
+        type="system",
+        subtype="compact_boundary",
+        content="Conversation compacted",
+        isMeta=False,
+        level="info",
+        compactMetadata={"trigger": "auto", "preTokens": 155025},
+    )
+    summary = _around(
+        row,
+        "c0a1b2c3-0000-4000-8000-00000000c0a2",
+        boundary["uuid"],
+        type="user",
+        message={"role": "user", "content": SUMMARY},
+        isVisibleInTranscriptOnly=True,
+        isCompactSummary=True,
+    )
+    rows[at + 1 : at + 1] = [boundary, summary]
+    at = result_index(rows, MICRO_AFTER)
+    row = rows[at]
+    micro = _around(
+        row,
+        "c0a1b2c3-0000-4000-8000-00000000c0a3",
+        row["uuid"],
+        type="system",
+        subtype="microcompact_boundary",
+        content="Context microcompacted",
+        isMeta=False,
+        level="info",
+        microcompactMetadata={
+            "trigger": "auto",
+            "preTokens": 92000,
+            "tokensSaved": 12345,
+            "compactedToolIds": CLEARED,
+            "clearedAttachmentUUIDs": [],
+        },
+    )
+    rows[at + 1 : at + 1] = [micro]
+    return dump(path, rows)

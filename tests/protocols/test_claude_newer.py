@@ -6,11 +6,13 @@ import claude_rewrites as rw
 import pytest
 from rich.console import Console
 
-from inspector.model import CallStore
+from inspector.model import Call, CallStore, Marker, Message
 from inspector.model.details import BashDetail, PersistedDetail
 from inspector.session import hydrate, load
+from inspector.ui.render.call_view import render_item
 from inspector.ui.render.result_views import render_result_body
 from inspector.ui.render.theme import RenderTheme
+from inspector.ui.view import RowView
 
 pytestmark = pytest.mark.skipif(not rw.available(), reason="../shared/corpus/claude is not present")
 
@@ -86,3 +88,52 @@ def test_nothing_is_read_from_tool_results_while_loading(tmp_path, monkeypatch):
     monkeypatch.setattr("builtins.open", watching)
     loaded(path)
     assert not [name for name in opened if "tool-results" in name]
+
+
+# -- compaction -------------------------------------------------------------------------------------
+
+
+def test_a_compaction_is_one_marker_row_with_its_summary_folded(tmp_path):
+    store = loaded(rw.with_compaction(tmp_path / "project"))
+    assert store.malformed == []
+    markers = [item for item in store.items if isinstance(item, Marker)]
+    assert [(m.kind, m.text) for m in markers] == [
+        ("compaction", "context compacted (auto, 155,025 tokens before)"),
+        ("microcompaction", "context microcompacted (auto, 12,345 tokens saved, 3 tool results cleared)"),
+    ]
+    compaction, micro = markers
+    assert compaction.body == rw.SUMMARY  # folded under the row, not a user message of its own
+    assert not any(isinstance(i, Message) and rw.SUMMARY[:40] in i.text for i in store.items)
+    assert all(call_id in micro.body for call_id in rw.CLEARED)
+    order = [item.call_id if isinstance(item, Call) else item for item in store.items]
+    at = order.index(compaction)
+    assert order[at - 1] == rw.COMPACT_AFTER or rw.COMPACT_AFTER in order[:at]
+    assert order.index(micro) > order.index(rw.MICRO_AFTER)
+    assert store.skipped.get("compact summary") == 1
+
+
+def test_a_summary_without_its_boundary_is_a_marker_of_its_own(tmp_path):
+    path = rw.with_compaction(tmp_path / "project")
+    lines = [line for line in path.read_text().splitlines() if '"compact_boundary"' not in line]
+    path.write_text("\n".join(lines) + "\n")
+    markers = [item for item in loaded(path).items if isinstance(item, Marker)]
+    assert [(m.kind, m.text, m.body) for m in markers][0] == (
+        "compaction",
+        "context compacted (summary)",
+        rw.SUMMARY,
+    )
+
+
+def test_marker_rows_render_as_separators_and_stay_when_messages_are_hidden(tmp_path):
+    store = loaded(rw.with_compaction(tmp_path / "project"))
+    view = RowView(store)
+    view.hide_messages = True
+    view.rebuild(None)
+    shown_markers = [item for item in view.items if isinstance(item, Marker)]
+    assert len(shown_markers) == 2
+    assert not any(isinstance(i, Message) and not isinstance(i, Marker) for i in view.items)
+    detail = Console(width=100, record=True, color_system=None)
+    detail.print(render_item(shown_markers[0], width=100, theme=RenderTheme(), now=None))
+    text = detail.export_text()
+    assert "context compacted (auto, 155,025 tokens before)" in text and "folded" in text
+    assert "Primary Request and Intent" in text

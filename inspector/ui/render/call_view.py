@@ -6,7 +6,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
-from inspector.model import Call, Malformed, Message, OrphanResult, Request, Result, State
+from inspector.model import Call, Malformed, Marker, Message, OrphanResult, Request, Result, State
 from inspector.model.call import Item
 from inspector.model.details import TextDetail
 from inspector.ui.render.json_view import render_json, render_value
@@ -367,6 +367,12 @@ def _message(item: Message, theme: RenderTheme, raw: bool, limits: Limits) -> Re
         return Group(head, Text(""), render_raw(item.raw, theme=theme))
     body = render_value(item.text, theme, limits) if item.text else muted("(no text)", theme)
     parts: list[RenderableType] = [head, Text(""), body]
+    if isinstance(item, Marker) and item.body:  # what the row folds: a compaction's summary
+        parts += [
+            Text(""),
+            heading("folded", theme, f"{item.body.count(chr(10)) + 1:,} lines"),
+            safe_text(item.body, limits=limits),
+        ]
     if item.extra:
         parts += [Text(""), heading("extra", theme), render_json(item.extra, theme, limits, text_blocks=True)]
     return Group(*parts)

@@ -11,7 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
-from inspector.model import Call, Malformed, OrphanResult, State
+from inspector.model import Call, Malformed, Marker, OrphanResult, State
 from inspector.model.call import Item
 from inspector.textsafe import one_line
 from inspector.timefmt import duration
@@ -139,6 +139,8 @@ def _badge_and_style(item: Item, now: float | None) -> tuple[str, str]:
         return ("early", "pending") if item.waiting(now) else ("orphan", "orphan")
     if isinstance(item, Malformed):
         return "malformed", "malformed"
+    if isinstance(item, Marker):
+        return "───────", "message"
     return "message", "message"
 
 
@@ -181,6 +183,8 @@ def _summary(item: Item) -> list[tuple[str, str]]:
         return pieces
     if isinstance(item, Malformed):
         return [(one_line(item.reason, 300), "malformed-text")]
+    if isinstance(item, Marker):
+        return [("── " + one_line(item.text, 300) + (" ▸" if item.body else "") + " ──", "message-text")]
     return [(one_line(item.text, 300), "message-text")]
 
 
