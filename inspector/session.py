@@ -50,16 +50,39 @@ def iter_events(path: str, forced: str | None = None) -> tuple[str, Iterable[Eve
     return module.NAME, module.read(path)
 
 
+def expand_folders(paths: list[str]) -> list[str]:
+    """Each folder replaced by the Claude Code sessions under it, oldest first (a resumed session
+    after the one it continues); raises UnusableInput for a folder that holds none."""
+    if not any(os.path.isdir(path) for path in paths):
+        return paths
+    from inspector.sources.claude_sessions import find_sessions
+
+    expanded: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            expanded.append(path)
+            continue
+        found = sorted(find_sessions(path, count_calls=False), key=lambda info: (info.modified, info.path))
+        if not found:
+            raise UnusableInput(f"{path}: a folder without Claude Code sessions (give session files)")
+        expanded += [info.path for info in found]
+    return expanded
+
+
 def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[SourceInfo]:
-    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable."""
+    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
+
+    A folder stands for the Claude Code sessions under it.
+    """
+    paths = expand_folders(paths)
     modules = [(path, resolve_format(path, forced)) for path in paths]
     infos = []
-    for index, (path, module) in enumerate(modules):
+    for index, ((path, module), events) in enumerate(zip(modules, protocols.readers(modules), strict=True)):
         info = SourceInfo(path=path, format=module.NAME, label=os.path.basename(path))
         ns = str(index) if len(modules) > 1 else ""
         ingest = store.ingest
         try:
-            for event in module.read(path):
+            for event in events:
                 info.events += 1
                 if isinstance(event, Malformed):
                     info.malformed += 1

@@ -3,13 +3,18 @@
 A format module provides ``NAME``, ``DESCRIPTION``, ``sniff(path, head) -> int`` (0 when the
 content is not this format, higher when surer), ``read(path) -> Iterator[Event]`` (bad records
 become ``Malformed`` events; only a missing or unreadable file raises ``OSError``) and
-``redecode(raw) -> list[Event]`` (decode one stored record again, for the detail view).
+``redecode(raw) -> list[Event]`` (decode one stored record again, for the detail view). A module may
+also provide ``read_set(paths) -> list[Iterator[Event]]`` for files of its format opened together
+that know of each other (a Claude Code session and its resumption repeat records).
 """
 
 from __future__ import annotations
 
 import importlib
+from collections.abc import Iterator
 from types import ModuleType
+
+from inspector.model.events import Event
 
 # Order matters only for ties in sniffing: the most specific formats first.
 FORMAT_NAMES = ("recording", "claude", "alicia", "rap", "lmkit")
@@ -50,3 +55,25 @@ def detect(path: str) -> ModuleType:
     if best is None:
         raise UnknownFormat(f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})")
     return best[1]
+
+
+def readers(files: list[tuple[str, ModuleType]]) -> list[Iterator[Event]]:
+    """The events of each ``(path, format module)``, in order; nothing is read until iterated.
+
+    Files of a format that offers ``read_set`` are read as one set (each iterator still yields
+    only its own file's events).
+    """
+    found: list[Iterator[Event] | None] = [None] * len(files)
+    by_module: dict[int, list[int]] = {}
+    for index, (_, module) in enumerate(files):
+        by_module.setdefault(id(module), []).append(index)
+    for indexes in by_module.values():
+        module = files[indexes[0]][1]
+        read_set = getattr(module, "read_set", None)
+        if read_set is not None and len(indexes) > 1:
+            for index, events in zip(indexes, read_set([files[i][0] for i in indexes]), strict=True):
+                found[index] = events
+        else:
+            for index in indexes:
+                found[index] = module.read(files[index][0])
+    return [events for events in found if events is not None]

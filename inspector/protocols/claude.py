@@ -10,7 +10,8 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
 from inspector.protocols import _jsonfile
-from inspector.protocols.claude_records import Session, Source, bad, decode
+from inspector.protocols.claude_records import Session, Source, bad, decode, time_of
+from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
 
 _fast_loads: Callable[[Any], Any] | None
@@ -59,25 +60,39 @@ def _looks_like_record(record: dict) -> bool:
     return kind == "summary" and "leafUuid" in record
 
 
-def read(path: str) -> Iterator[Event]:
+def read(path: str, together: Together | None = None, index: int = 0) -> Iterator[Event]:
     """Every event of a session file, then of its subagent files (nested under their Task/Agent call).
 
+    ``together`` is shared by the files of one :func:`read_set` (``index`` is this one's place).
     Only a missing or unreadable session file raises (OSError); anything else becomes an event.
     """
     agent_file = is_agent_file(path)
     planner = None if agent_file else Planner(path)
     session = Session(planner)
+    if not agent_file:
+        session.resume = Resume(together, index)
+    if planner is not None and together is not None:
+        planner.used = together.agent_files  # a subagent file read for one file is not read again
     source = Source(path, agent=agent_id_of(path), nested=True) if agent_file else Source(path)
     yield from _read_file(path, session, source)
     if planner is None:
         return
     planner.session_id = session.group
+    if session.resume is not None:
+        planner.sessions = session.resume.groups
     while True:
         files = planner.next_files()
         if not files:
             break
         for file in files:
             yield from _read_agent(file, session)
+
+
+def read_set(paths: list[str]) -> list[Iterator[Event]]:
+    """Files opened together: a record read from one is not shown again from another (a resumed
+    session repeats the one it continues), read in the order given."""
+    together = Together(paths)
+    return [read(path, together, index) for index, path in enumerate(paths)]
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -239,6 +254,14 @@ def _decode_bytes(line: Any, raw: RawRef, session: Session, source: Source) -> l
     if not isinstance(value, dict):
         return [bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
     try:
-        return decode(value, raw, session, source)
+        if session.resume is None or source.nested:
+            return decode(value, raw, session, source)
+        marker, repeated = session.resume.see(value, raw, time_of(value.get("timestamp")))
+        events = (
+            [Skipped("repeated by a resumed session", raw.where)]
+            if repeated
+            else decode(value, raw, session, source)
+        )
+        return events if marker is None else [marker, *events]
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         return [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]

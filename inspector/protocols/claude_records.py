@@ -11,6 +11,7 @@ from inspector.model.events import Event, Malformed, Marker, Message, RawRef, Re
 from inspector.protocols import _values, claude_marks
 from inspector.protocols.claude_details import TASK_TOOLS, details, hint, outcome, summarize
 from inspector.protocols.claude_persisted import persisted
+from inspector.protocols.claude_resume import Resume
 from inspector.protocols.claude_subagents import Planner, prompt_text
 
 TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
@@ -46,6 +47,7 @@ class Session:
         "strings",
         "group",
         "marker",
+        "resume",
     )
 
     def __init__(self, planner: Planner | None) -> None:
@@ -59,6 +61,7 @@ class Session:
         self.strings: dict[str, str] = {}
         self.group = ""
         self.marker: Marker | None = None  # the last compaction, waiting for its summary
+        self.resume: Resume | None = None  # session ids seen, records repeated (a session file's read)
 
     def intern(self, text: str) -> str:
         return self.strings.setdefault(text, text)
@@ -103,7 +106,7 @@ def _conversation(record: dict, kind: str, raw: RawRef, session: Session, source
     if not isinstance(content, (str, list)):
         return [bad(raw, "'message.content' is neither text nor a list of blocks")]
     group = _group(record, session)
-    ts = _time(record.get("timestamp"))
+    ts = time_of(record.get("timestamp"))
     parent, sender = _placement(record, kind, content, session, source)
     if kind == "user" and record.get("isCompactSummary") is True:
         text = prompt_text(content) or ""
@@ -297,7 +300,7 @@ def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list
         tool_use = record.get("toolUseID")
         parent = tool_use if isinstance(tool_use, str) and tool_use else source.parent
         marker = claude_marks.boundary(
-            record, _group(record, session), _time(record.get("timestamp")), raw, parent
+            record, _group(record, session), time_of(record.get("timestamp")), raw, parent
         )
         if marker.kind == "compaction":
             session.marker = marker
@@ -309,7 +312,7 @@ def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list
     text = _ANSI.sub("", content[: TEXT_LIMIT * 2])[:TEXT_LIMIT]
     return [
         Message(
-            "system", text, _group(record, session), _time(record.get("timestamp")), "system", raw, parent
+            "system", text, _group(record, session), time_of(record.get("timestamp")), "system", raw, parent
         )
     ]
 
@@ -317,7 +320,7 @@ def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list
 _UTC = timezone.utc
 
 
-def _time(value: Any) -> float | None:
+def time_of(value: Any) -> float | None:
     """Epoch seconds of a record's ``timestamp`` (the common ``...T..:..:..mmmZ`` form parsed directly)."""
     if isinstance(value, str) and len(value) == 24 and value[23] == "Z" and value[19] == ".":
         try:

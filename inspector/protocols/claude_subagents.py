@@ -47,7 +47,8 @@ class Planner:
     session_id: str = ""
     tasks: dict[str, TaskCall] = field(default_factory=dict)
     links: dict[str, str] = field(default_factory=dict)  # agentId -> Task/Agent call id
-    used: set[str] = field(default_factory=set)
+    used: set[str] = field(default_factory=set)  # absolute paths of the files read
+    sessions: list[str] = field(default_factory=list)  # session ids of the records (a resumed file has two)
     _subagents: dict[str, str] | None = None
     _project: dict[str, dict[str, Any] | None] | None = None
     _leftovers_done: bool = False
@@ -110,20 +111,34 @@ class Planner:
     def _linked(self) -> list[AgentFile]:
         found = []
         for agent_id, call_id in self.links.items():
-            path = self.subagent_files.get(agent_id) or _project_file(self.session_path, agent_id)
-            if path is None or path in self.used:
+            path = (
+                self.subagent_files.get(agent_id)
+                or _project_file(self.session_path, agent_id)
+                or self._resumed_file(agent_id)
+            )
+            if path is None or os.path.abspath(path) in self.used:
                 continue
-            self.used.add(path)
+            self.used.add(os.path.abspath(path))
             self.cover(call_id)
             found.append(AgentFile(path, agent_id, call_id))
         return found
 
+    def _resumed_file(self, agent_id: str) -> str | None:
+        """A subagent of the session this one resumes: in that session's ``subagents/`` folder."""
+        folder = os.path.dirname(os.path.abspath(self.session_path))
+        for session in self.sessions:
+            if _AGENT_ID.fullmatch(session) and _AGENT_ID.fullmatch(agent_id):
+                path = os.path.join(folder, session, "subagents", f"agent-{agent_id}.jsonl")
+                if os.path.isfile(path):
+                    return path
+        return None
+
     def _leftovers(self) -> list[AgentFile]:
         found = []
         for agent_id, path in self.subagent_files.items():
-            if path in self.used:
+            if os.path.abspath(path) in self.used:
                 continue
-            self.used.add(path)
+            self.used.add(os.path.abspath(path))
             first = first_record(path)
             parent = self.match_prompt(first_prompt(first)) or self._match_description(_meta(path))
             found.append(AgentFile(path, agent_id, parent, linked=parent is not None))
@@ -146,14 +161,14 @@ class Planner:
         found = []
         folder = os.path.dirname(os.path.abspath(self.session_path))
         for agent_id, path in _listing(folder).items():
-            if path in self.used:
+            if os.path.abspath(path) in self.used:
                 continue
             first = first_record(path)
             if first is None or first.get("sessionId") != self.session_id:
                 continue
             parent = self.match_prompt(first_prompt(first))
             if parent is not None:
-                self.used.add(path)
+                self.used.add(os.path.abspath(path))
                 found.append(AgentFile(path, agent_id, parent))
         return found
 

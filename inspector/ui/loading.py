@@ -11,7 +11,7 @@ from types import ModuleType
 from inspector import protocols
 from inspector.model import CallStore, Malformed
 from inspector.model.events import Event
-from inspector.session import SourceInfo, UnusableInput, resolve_format
+from inspector.session import SourceInfo, UnusableInput, expand_folders, resolve_format
 
 BIG_FILES = 64 * 1024 * 1024
 """Above this many bytes in total, payloads are dropped after threading and re-read when shown."""
@@ -47,6 +47,7 @@ class Opened:
 
 def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
     """Resolve every path's format first; raises UnusableInput (one line) before anything is read."""
+    paths = expand_folders(paths)
     opened = []
     for index, path in enumerate(paths):
         module = resolve_format(path, forced)
@@ -73,9 +74,14 @@ def keep_payloads_for(opened: list[Opened]) -> bool:
     return sum(o.size for o in opened) <= BIG_FILES
 
 
-def _events(opened: Opened) -> Iterator[Event]:
+def _readers(opened: list[Opened]) -> list[Iterator[Event]]:
+    """Fresh event iterators for the files (files of one format read as a set: see protocols.readers)."""
+    return protocols.readers([(o.path, o.module) for o in opened])
+
+
+def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
     try:
-        yield from opened.module.read(opened.path)
+        yield from events
     except OSError as exc:
         raise UnusableInput(f"{opened.path}: {exc.strerror or exc}") from None
     except protocols.FormatError as exc:
@@ -99,11 +105,11 @@ def read_into(
     done_before = 0
     events = 0
     next_report = clock() + BATCH_SECONDS
-    for item in opened:
+    for item, reader in zip(opened, _readers(opened), strict=True):
         info = SourceInfo(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
         infos.append(info)
         reached = 0
-        for count, event in enumerate(_events(item), 1):
+        for count, event in enumerate(_events(item, reader), 1):
             info.events += 1
             if isinstance(event, Malformed):
                 info.malformed += 1
@@ -129,8 +135,8 @@ def read_into(
 def read_all(opened: list[Opened]) -> tuple[list[Event], dict[int, str]]:
     """Every event of every file (for a replay), in time order across files, and each event's namespace."""
     tagged: list[tuple[float, int, Event, str]] = []
-    for item in opened:
-        for event in _events(item):
+    for item, reader in zip(opened, _readers(opened), strict=True):
+        for event in _events(item, reader):
             ts = getattr(event, "ts", None)
             order = ts if isinstance(ts, (int, float)) and not isinstance(ts, bool) else float("-inf")
             tagged.append((order, len(tagged), event, item.ns))

@@ -10,6 +10,7 @@ byte for byte. The shapes, and where they were seen, are described at each build
 from __future__ import annotations
 
 import json
+import os
 import shutil
 from pathlib import Path
 
@@ -188,3 +189,49 @@ def with_compaction(target: Path) -> Path:
     )
     rows[at + 1 : at + 1] = [micro]
     return dump(path, rows)
+
+
+# -- a resumed session ----------------------------------------------------------------------------------
+
+RESUMED = "b7c2e0f4-3a1d-4c5e-9f60-2d8e4a1b9c07"
+RESUME_AT = 116  # the second prompt of the real session ("Well, the subagents seem to be either stuck...")
+
+
+def _agent_ids(rows: list[dict]) -> set[str]:
+    return {
+        row["toolUseResult"]["agentId"]
+        for row in rows
+        if isinstance(row.get("toolUseResult"), dict) and isinstance(row["toolUseResult"].get("agentId"), str)
+    }
+
+
+def with_resume(target: Path) -> tuple[Path, Path]:
+    """The real session cut in two the way ``claude --resume`` writes it: the first file ends after
+    the first turn; the second starts with that file's records again, unchanged (same uuids, the
+    old sessionId), then goes on with the second turn under its own sessionId. Each file has the
+    subagents its own turns ran. Returns ``(earlier, resumed)``."""
+    rows = records(SESSION)
+    first, later = rows[:RESUME_AT], rows[RESUME_AT:]
+    earlier = dump(target / SESSION.name, first)
+    resumed_rows = [dict(row, sessionId=RESUMED) if "sessionId" in row else row for row in later]
+    resumed = dump(target / f"{RESUMED}.jsonl", first + resumed_rows)
+    for agent_id in _agent_ids(first):
+        source = PROJECT / SID / "subagents" / f"agent-{agent_id}.jsonl"
+        (target / SID / "subagents").mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target / SID / "subagents" / source.name)
+        shutil.copyfile(
+            source.with_suffix(".meta.json"), target / SID / "subagents" / f"agent-{agent_id}.meta.json"
+        )
+    for agent_id in _agent_ids(later):
+        source = PROJECT / SID / "subagents" / f"agent-{agent_id}.jsonl"
+        dump(
+            target / RESUMED / "subagents" / source.name,
+            [dict(r, sessionId=RESUMED) for r in records(source)],
+        )
+        shutil.copyfile(
+            source.with_suffix(".meta.json"), target / RESUMED / "subagents" / f"agent-{agent_id}.meta.json"
+        )
+    # the resumed file is written after the earlier one
+    os.utime(earlier, (1_776_500_000, 1_776_500_000))
+    os.utime(resumed, (1_776_600_000, 1_776_600_000))
+    return earlier, resumed

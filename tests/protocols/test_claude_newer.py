@@ -8,7 +8,7 @@ from rich.console import Console
 
 from inspector.model import Call, CallStore, Marker, Message
 from inspector.model.details import BashDetail, PersistedDetail
-from inspector.session import hydrate, load
+from inspector.session import UnusableInput, hydrate, load
 from inspector.ui.render.call_view import render_item
 from inspector.ui.render.result_views import render_result_body
 from inspector.ui.render.theme import RenderTheme
@@ -137,3 +137,56 @@ def test_marker_rows_render_as_separators_and_stay_when_messages_are_hidden(tmp_
     text = detail.export_text()
     assert "context compacted (auto, 155,025 tokens before)" in text and "folded" in text
     assert "Primary Request and Intent" in text
+
+
+# -- resumed sessions --------------------------------------------------------------------------------
+
+ALL_CALLS = 40 + 77  # the real session: its own calls and its subagents'
+
+
+def resume_markers(store: CallStore) -> list[Marker]:
+    return [item for item in store.items if isinstance(item, Marker) and item.kind == "resume"]
+
+
+def test_a_resumed_file_alone_shows_everything_and_marks_where_it_resumes(tmp_path):
+    earlier, resumed = rw.with_resume(tmp_path / "project")
+    store = loaded(resumed)
+    assert store.malformed == [] and store.orphans == [] and store.duplicate_results == 0
+    assert store.call_count == ALL_CALLS
+    [marker] = resume_markers(store)
+    assert marker.text == f"session resumed: {rw.RESUMED[:8]} continues {rw.SID[:8]}"
+    at = store.items.index(marker)
+    before = [i for i in store.items[:at] if isinstance(i, Call)]
+    after = [i for i in store.items[at:] if isinstance(i, Call)]
+    assert {c.group for c in before} == {rw.SID} and {c.group for c in after} == {rw.RESUMED}
+    assert isinstance(store.items[at + 1], Message) and store.items[at + 1].text.startswith(
+        "Well, the subagents"
+    )
+
+
+@pytest.mark.parametrize("order", ["earlier first", "resumed first", "folder"])
+def test_both_files_show_each_call_once(tmp_path, order):
+    earlier, resumed = rw.with_resume(tmp_path / "project")
+    paths = {
+        "earlier first": [earlier, resumed],
+        "resumed first": [resumed, earlier],
+        "folder": [tmp_path / "project"],
+    }[order]
+    store = loaded(*paths)
+    assert store.malformed == [] and store.orphans == [] and store.duplicate_results == 0
+    ids = [call.call_id for call in store.all_calls()]
+    assert len(ids) == len(set(ids)) == ALL_CALLS
+    assert store.nested_count == 77
+    [marker] = resume_markers(store)
+    if order != "resumed first":  # the earlier file's records are shown from the earlier file
+        repeated = rw.RESUME_AT - sum(1 for line in earlier.read_text().splitlines() if '"uuid"' not in line)
+        assert f"({repeated} repeated records shown once, from the earlier file)" in marker.text
+        assert rw.SESSION.name in marker.body
+        first_of_resumed = store.items.index(marker)
+        assert all(c.group == rw.SID for c in store.items[:first_of_resumed] if isinstance(c, Call))
+
+
+def test_a_folder_without_sessions_is_a_clear_error(tmp_path):
+    (tmp_path / "empty").mkdir()
+    with pytest.raises(UnusableInput, match="a folder without Claude Code sessions"):
+        loaded(tmp_path / "empty")

@@ -1,0 +1,72 @@
+"""Resumed Claude Code sessions: a marker where the resume begins, and repeated records shown once.
+
+``claude --resume`` (and ``--continue``) starts a new session file that first repeats the records
+of the session it continues, unchanged (same ``uuid``, the earlier ``sessionId``), then goes on
+under its own ``sessionId``. Read alone, such a file shows everything, with a marker row where its
+own records begin. Read with the earlier file (both opened, or a folder holding both), a record
+already read from one file is skipped in the other, so each call shows once.
+"""
+
+from __future__ import annotations
+
+import os
+from typing import Any
+
+from inspector.model.events import Marker, RawRef
+
+
+class Together:
+    """Session files opened together: which file each record (by ``uuid``) was first read from."""
+
+    def __init__(self, paths: list[str]) -> None:
+        self.names = [os.path.basename(path) for path in paths]
+        self.first: dict[str, int] = {}
+        self.agent_files: set[str] = set()  # subagent files already read by a file of the set
+
+    def owner(self, uuid: str, index: int) -> int:
+        """The file that holds ``uuid`` first (``index`` itself when no other file read it before)."""
+        return self.first.setdefault(uuid, index)
+
+
+class Resume:
+    """What one file's read knows of the sessions its records belong to."""
+
+    __slots__ = ("together", "index", "groups", "repeated")
+
+    def __init__(self, together: Together | None = None, index: int = 0) -> None:
+        self.together = together
+        self.index = index
+        self.groups: list[str] = []  # session ids in the order they appear
+        self.repeated: dict[int, int] = {}  # file index -> records skipped because it holds them
+
+    def see(self, record: dict[str, Any], raw: RawRef, ts: float | None) -> tuple[Marker | None, bool]:
+        """``(marker, skip)`` for one record: a marker before it when a new session id begins after
+        another, and whether it repeats a record another file of the set already showed."""
+        marker = None
+        sid = record.get("sessionId")
+        if isinstance(sid, str) and sid and sid not in self.groups:
+            if self.groups:
+                marker = self._marker(sid, raw, ts)
+            self.groups.append(sid)
+        uuid = record.get("uuid")
+        if self.together is not None and isinstance(uuid, str):
+            owner = self.together.owner(uuid, self.index)
+            if owner != self.index:
+                self.repeated[owner] = self.repeated.get(owner, 0) + 1
+                return marker, True
+        return marker, False
+
+    def _marker(self, sid: str, raw: RawRef, ts: float | None) -> Marker:
+        earlier = self.groups[-1]
+        text = f"session resumed: {sid[:8]} continues {earlier[:8]}"
+        body = (
+            f"Claude Code started session {sid} by resuming {earlier}: the records before this line "
+            f"repeat that session (same uuids, its sessionId) and the new session's begin here."
+        )
+        if self.repeated and self.together is not None:
+            shown = ", ".join(
+                f"{count} from {self.together.names[index]}" for index, count in sorted(self.repeated.items())
+            )
+            text += f" ({sum(self.repeated.values())} repeated records shown once, from the earlier file)"
+            body += f"\nThe repeated records are shown once, from the file that holds them first: {shown}."
+        return Marker("resume", text, sid, ts, "system", raw, None, body=body)
