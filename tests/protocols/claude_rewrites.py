@@ -235,3 +235,101 @@ def with_resume(target: Path) -> tuple[Path, Path]:
     os.utime(earlier, (1_776_500_000, 1_776_500_000))
     os.utime(resumed, (1_776_600_000, 1_776_600_000))
     return earlier, resumed
+
+
+# -- subagents within subagents ------------------------------------------------------------------------
+
+# alice (round 1) runs a subagent of her own after her first Bash call; that one runs another.
+# Each nested subagent's file is a real subagent transcript of the session (carol's and bob's round 2)
+# given a new agent id and new call ids, stored flat in <session>/subagents/ as 2.1.x stores them.
+NEST_IN = "agent-a4ca7529859c158c2.jsonl"  # alice, round 1
+NEST_AFTER = "toolu_01LCjj9FHpZLTzS2h6hjtsuG"  # her first Bash call
+NESTED = [
+    ("a1d2e3f4a5b6c7d80", "agent-a52886dc180afb356.jsonl"),
+    ("a9e8d7c6b5a4f3e21", "agent-aef063ba534d73153.jsonl"),
+]
+
+
+def _renamed(rows: list[dict], agent_id: str, tag: str) -> list[dict]:
+    text = json.dumps(rows)
+    for old in {b["id"] for r in rows for b in _blocks(r, "tool_use")}:
+        text = text.replace(old, old[:6] + tag + old[8:])
+    return [dict(r, agentId=agent_id) for r in json.loads(text)]
+
+
+def _blocks(row: dict, kind: str) -> list[dict]:
+    content = row.get("message", {}).get("content")
+    return (
+        [b for b in content if isinstance(b, dict) and b.get("type") == kind]
+        if isinstance(content, list)
+        else []
+    )
+
+
+def _agent_call(row: dict, call_id: str, agent_id: str, prompt: str, uuid: str) -> list[dict]:
+    """An Agent call and its result, in the shapes of the session's own Agent records."""
+    use = dict(row, type="assistant", uuid=uuid + "1", parentUuid=row["uuid"])
+    use["message"] = {
+        "model": "claude-opus-4-7",
+        "id": "msg_nested" + uuid[-6:],
+        "type": "message",
+        "role": "assistant",
+        "content": [
+            {
+                "type": "tool_use",
+                "id": call_id,
+                "name": "Agent",
+                "input": {
+                    "description": "Nested research",
+                    "subagent_type": "general-purpose",
+                    "prompt": prompt,
+                },
+            }
+        ],
+    }
+    done = dict(row, type="user", uuid=uuid + "2", parentUuid=uuid + "1")
+    done["message"] = {
+        "role": "user",
+        "content": [
+            {"tool_use_id": call_id, "type": "tool_result", "content": [{"type": "text", "text": "Done."}]}
+        ],
+    }
+    done["toolUseResult"] = {
+        "status": "completed",
+        "prompt": prompt,
+        "agentId": agent_id,
+        "agentType": "general-purpose",
+        "content": [{"type": "text", "text": "Done."}],
+        "totalDurationMs": 1000,
+        "totalTokens": 10,
+        "totalToolUseCount": 1,
+        "usage": {},
+    }
+    for key in ("toolUseResult", "sourceToolAssistantUUID"):
+        use.pop(key, None)
+    return [use, done]
+
+
+def with_nested_subagents(target: Path) -> tuple[Path, list[str]]:
+    """The session where alice's subagent runs a subagent that runs another (three levels deep).
+    Returns the session file and the Agent call ids from the outermost inward."""
+    path = copy_session(target)
+    folder = target / SID / "subagents"
+    host = NEST_IN
+    after = NEST_AFTER
+    calls = []
+    for level, (agent_id, source) in enumerate(NESTED, 1):
+        rows = records(folder / host)
+        at = result_index(rows, after)
+        call_id = f"toolu_01NestedAgentCall{level:04d}xx"
+        rows[at + 1 : at + 1] = _agent_call(
+            rows[at], call_id, agent_id, f"Nested level {level}", f"n{level}aa0b1-0000"
+        )
+        dump(folder / host, rows)
+        nested = _renamed(records(PROJECT / SID / "subagents" / source), agent_id, f"N{level}")
+        first_result = next(r for r in nested if _blocks(r, "tool_result"))
+        after = _blocks(first_result, "tool_result")[0]["tool_use_id"]
+        host = f"agent-{agent_id}.jsonl"
+        dump(folder / host, nested)
+        calls.append(call_id)
+    return path, calls

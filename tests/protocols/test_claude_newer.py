@@ -9,6 +9,7 @@ from rich.console import Console
 from inspector.model import Call, CallStore, Marker, Message
 from inspector.model.details import BashDetail, PersistedDetail
 from inspector.session import UnusableInput, hydrate, load
+from inspector.sources.claude_sessions import find_sessions
 from inspector.ui.render.call_view import render_item
 from inspector.ui.render.result_views import render_result_body
 from inspector.ui.render.theme import RenderTheme
@@ -190,3 +191,42 @@ def test_a_folder_without_sessions_is_a_clear_error(tmp_path):
     (tmp_path / "empty").mkdir()
     with pytest.raises(UnusableInput, match="a folder without Claude Code sessions"):
         loaded(tmp_path / "empty")
+
+
+# -- subagents within subagents ---------------------------------------------------------------------
+
+
+def test_subagents_within_subagents_nest_at_every_depth(tmp_path):
+    path, (outer, inner) = rw.with_nested_subagents(tmp_path / "project")
+    store = loaded(path)
+    assert store.malformed == [] and store.orphans == [] and store.duplicate_results == 0
+    calls = calls_by_id(store)
+    alice = calls["toolu_01GmrK6tgdD9D5xD6W5X9UUy"]
+    assert alice.depth == 0 and calls[outer].parent is alice and calls[outer].depth == 1
+    assert calls[inner].parent is calls[outer] and calls[inner].depth == 2
+    folder = tmp_path / "project" / rw.SID / "subagents"
+    for agent_id, call_id, depth in ((rw.NESTED[0][0], outer, 2), (rw.NESTED[1][0], inner, 3)):
+        ids = [
+            b["id"] for r in rw.records(folder / f"agent-{agent_id}.jsonl") for b in rw._blocks(r, "tool_use")
+        ]
+        own = [c for c in calls[call_id].children if isinstance(c, Call)]
+        assert [c.call_id for c in own] == ids  # in the order its file holds them (the nested Agent call too)
+        assert {c.depth for c in own} == {depth}
+    nested_files = [folder / f"agent-{agent_id}.jsonl" for agent_id, _ in rw.NESTED]
+    nested_uses = sum(len(rw._blocks(r, "tool_use")) for f in nested_files for r in rw.records(f))
+    assert store.call_count == len(calls) == 117 + 1 + nested_uses  # the outer call + the nested files'
+    [info] = find_sessions(str(tmp_path / "project"))
+    assert info.tool_calls == store.call_count  # the session browser counts them too
+
+
+def test_parallel_subagents_keep_their_own_calls_in_order(tmp_path):
+    store = loaded(rw.copy_session(tmp_path / "project"))
+    folder = tmp_path / "project" / rw.SID / "subagents"
+    calls = calls_by_id(store)
+    for agent_file in sorted(folder.glob("agent-*.jsonl")):
+        rows = rw.records(agent_file)
+        ids = [b["id"] for r in rows for b in rw._blocks(r, "tool_use")]
+        parents = {calls[i].parent.call_id for i in ids}
+        assert len(parents) == 1, agent_file.name
+        parent = calls[parents.pop()]
+        assert [c.call_id for c in parent.children if isinstance(c, Call)] == ids
