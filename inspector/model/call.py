@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import enum
+from collections.abc import Iterator
 from typing import Union
 
 from inspector.model.events import Malformed, Message, Outcome, Request, Result
@@ -106,7 +107,7 @@ class Call:
         first = self.result
         return bool(first and first.has_diff)
 
-    def walk(self):
+    def walk(self) -> Iterator[Call]:
         """Yield this call and every call nested under it, depth first."""
         yield self
         for child in self.children:

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 
 from inspector.model.call import Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, SystemClock
@@ -187,7 +187,7 @@ class CallStore:
         self.hold.ended = True
 
     # -- queries ---------------------------------------------------------------------
-    def all_calls(self):
+    def all_calls(self) -> Iterator[Call]:
         """Every call, nested ones included, in tree order."""
         for item in self.items:
             if isinstance(item, Call):

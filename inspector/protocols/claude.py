@@ -53,7 +53,7 @@ def sniff(path: str, head: bytes) -> int:
     return 45 if _SNIFF_TYPE.search(head) and _SNIFF_KEYS.search(head) else 0
 
 
-def _looks_like_record(record: dict) -> bool:
+def _looks_like_record(record: dict[str, Any]) -> bool:
     kind = record.get("type")
     if kind in ("user", "assistant"):
         return isinstance(record.get("message"), dict) and ("sessionId" in record or "uuid" in record)
@@ -257,7 +257,7 @@ def _decode_bytes(line: Any, raw: RawRef, session: Session, source: Source) -> l
         if session.resume is None or source.nested:
             return decode(value, raw, session, source)
         marker, repeated = session.resume.see(value, raw, time_of(value.get("timestamp")))
-        events = (
+        events: list[Event] = (
             [Skipped("repeated by a resumed session", raw.where)]
             if repeated
             else decode(value, raw, session, source)

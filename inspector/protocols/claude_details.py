@@ -205,7 +205,7 @@ def details(tool: str, value: Any, request_hint: str = "") -> tuple[Any, bool]:
     return None, False
 
 
-def _is_patch(tool: str, value: dict) -> bool:
+def _is_patch(tool: str, value: dict[str, Any]) -> bool:
     if "structuredPatch" in value:
         return True
     if "filePath" not in value:
@@ -217,7 +217,7 @@ def _is_patch(tool: str, value: dict) -> bool:
     )
 
 
-def _patch(value: dict) -> tuple[PatchDetail, bool]:
+def _patch(value: dict[str, Any]) -> tuple[PatchDetail, bool]:
     hunks = hunks_from_structured_patch(value.get("structuredPatch"))
     kind = "create" if value.get("type") == "create" else "update"
     detail = PatchDetail(
@@ -230,7 +230,7 @@ def _patch(value: dict) -> tuple[PatchDetail, bool]:
     return detail, bool(hunks)
 
 
-def _file(value: dict, request_hint: str) -> FileDetail:
+def _file(value: dict[str, Any], request_hint: str) -> FileDetail:
     file = value["file"]
     if value.get("type") == "image" or "base64" in file:
         mime = file.get("type")
@@ -244,7 +244,7 @@ def _file(value: dict, request_hint: str) -> FileDetail:
     )
 
 
-def _bash(value: dict) -> BashDetail:
+def _bash(value: dict[str, Any]) -> BashDetail:
     background = value.get("backgroundTaskId")
     note = value.get("returnCodeInterpretation")
     return BashDetail(
@@ -272,7 +272,7 @@ def _todos(items: Any) -> list[TodoItem]:
     return todos
 
 
-def _file_list(value: dict) -> FileListDetail:
+def _file_list(value: dict[str, Any]) -> FileListDetail:
     names = [name for name in _list(value.get("filenames")) if isinstance(name, str)]
     content = value.get("content")
     mode = value.get("mode")
@@ -286,7 +286,7 @@ def _file_list(value: dict) -> FileListDetail:
     )
 
 
-def _fetch(value: dict) -> FetchDetail:
+def _fetch(value: dict[str, Any]) -> FetchDetail:
     return FetchDetail(
         _str(value.get("url")),
         _int(value.get("code")),
@@ -297,7 +297,7 @@ def _fetch(value: dict) -> FetchDetail:
     )
 
 
-def _task(value: dict, description: str) -> TaskDetail:
+def _task(value: dict[str, Any], description: str) -> TaskDetail:
     agent = value.get("agentId")
     status = value.get("status")
     return TaskDetail(
@@ -329,5 +329,5 @@ def _num(value: Any) -> float | None:
     return None
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []

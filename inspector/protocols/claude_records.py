@@ -75,7 +75,7 @@ def bad(raw: RawRef, reason: str) -> Malformed:
 # -- records ---------------------------------------------------------------------------------------
 
 
-def decode(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
+def decode(record: dict[str, Any], raw: RawRef, session: Session, source: Source) -> list[Event]:
     """The events of one decoded record; ``session`` keeps what later records need."""
     kind = record.get("type")
     if not isinstance(kind, str):
@@ -91,14 +91,16 @@ def decode(record: dict, raw: RawRef, session: Session, source: Source) -> list[
     return [Skipped(kind[:60] or "?", raw.where)]
 
 
-def _group(record: dict, session: Session) -> str:
+def _group(record: dict[str, Any], session: Session) -> str:
     sid = record.get("sessionId")
     if isinstance(sid, str) and sid != session.group:
         session.group = session.intern(sid)
     return session.group
 
 
-def _conversation(record: dict, kind: str, raw: RawRef, session: Session, source: Source) -> list[Event]:
+def _conversation(
+    record: dict[str, Any], kind: str, raw: RawRef, session: Session, source: Source
+) -> list[Event]:
     message = record.get("message")
     if not isinstance(message, dict):
         return [bad(raw, "'message' is not an object")]
@@ -142,7 +144,7 @@ def _conversation(record: dict, kind: str, raw: RawRef, session: Session, source
 
 
 def _placement(
-    record: dict, kind: str, content: Any, session: Session, source: Source
+    record: dict[str, Any], kind: str, content: Any, session: Session, source: Source
 ) -> tuple[str | None, str]:
     """``(parent call id, sender)`` of a user/assistant record."""
     if source.nested:
@@ -168,7 +170,7 @@ def _placement(
 def _text(
     kind: str,
     texts: list[str],
-    record: dict,
+    record: dict[str, Any],
     group: str,
     ts: float | None,
     sender: str,
@@ -185,7 +187,7 @@ def _text(
 
 
 def _request(
-    block: dict,
+    block: dict[str, Any],
     group: str,
     ts: float | None,
     sender: str,
@@ -224,7 +226,7 @@ def _request(
 
 
 def _result(
-    block: dict,
+    block: dict[str, Any],
     structured: Any,
     group: str,
     ts: float | None,
@@ -251,7 +253,7 @@ def _result(
     return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, has_diff, tool)
 
 
-def _progress(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
+def _progress(record: dict[str, Any], raw: RawRef, session: Session, source: Source) -> list[Event]:
     """A 2.1.x ``agent_progress`` record: a copy of one subagent message, used only when it is the only copy."""
     data = record.get("data")
     if not isinstance(data, dict) or data.get("type") != "agent_progress":
@@ -286,14 +288,14 @@ def _progress(record: dict, raw: RawRef, session: Session, source: Source) -> li
     return _conversation(nested, nested["type"], raw, session, copy)
 
 
-def _summary(record: dict, raw: RawRef, session: Session) -> list[Event]:
+def _summary(record: dict[str, Any], raw: RawRef, session: Session) -> list[Event]:
     text = record.get("summary")
     if not isinstance(text, str):
         return [bad(raw, "summary record without a string 'summary'")]
     return [Message("summary", text[:TEXT_LIMIT], session.group, raw=raw)]
 
 
-def _system(record: dict, raw: RawRef, session: Session, source: Source) -> list[Event]:
+def _system(record: dict[str, Any], raw: RawRef, session: Session, source: Source) -> list[Event]:
     content = record.get("content")
     subtype = record.get("subtype")
     if subtype in claude_marks.BOUNDARIES:

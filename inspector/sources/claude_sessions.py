@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from inspector.sources.claude_scan import first_prompt, scan
@@ -64,7 +65,7 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
     return sessions
 
 
-def _session_files(root: str):
+def _session_files(root: str) -> Iterator[str]:
     for directory, folders, files in os.walk(root, onerror=None):
         depth = directory[len(root) :].count(os.sep)
         if depth >= _MAX_DEPTH:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import time
+from typing import TYPE_CHECKING, cast
 
 from rich.text import Text
 from textual import work
@@ -16,6 +17,9 @@ from textual.worker import Worker, WorkerState
 from inspector.sources.claude_sessions import SessionInfo, default_dir, find_sessions
 from inspector.textsafe import one_line
 from inspector.ui.keys import BY_ID
+
+if TYPE_CHECKING:
+    from inspector.ui.app import InspectorApp
 
 EMPTY_HELP = """No Claude Code sessions under {root}.
 
@@ -84,8 +88,12 @@ class BrowserScreen(Screen):
         yield Footer()
 
     @property
+    def _app(self) -> InspectorApp:
+        return cast("InspectorApp", self.app)
+
+    @property
     def root(self) -> str:
-        return claude_root(self.claude_dir, getattr(self.app.config, "claude_dir", None))
+        return claude_root(self.claude_dir, getattr(self._app.config, "claude_dir", None))
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
@@ -109,7 +117,7 @@ class BrowserScreen(Screen):
         if event.state == WorkerState.SUCCESS:
             self._show(event.worker.result or [])
         elif event.state == WorkerState.ERROR:
-            self.app.worker_failed(event.worker)
+            self._app.worker_failed(event.worker)
             self._show([])
 
     def _show(self, sessions: list[SessionInfo]) -> None:
@@ -145,4 +153,4 @@ class BrowserScreen(Screen):
 
     def _open(self, index: int) -> None:
         if 0 <= index < len(self.sessions):
-            self.app.open_paths([self.sessions[index].path])
+            self._app.open_paths([self.sessions[index].path])
