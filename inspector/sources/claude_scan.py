@@ -15,9 +15,10 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-TOOL_USE = b'"type":"tool_use"'
-_TOOL_USE_ID = re.compile(rb'"type":"tool_use","id":"([^"\\]{1,200})"')
-_TITLE = re.compile(rb'\{"type":"(custom-title|ai-title|summary)"')
+# Claude Code writes compact JSON: one pass finds every tool_use block and title record
+_MARKERS = re.compile(rb'"type":"(tool_use|custom-title|ai-title|summary)"')
+_MARKER_LEN = 32
+_ID_KEY = b',"id":"'
 # The same, for JSON written with spaces after ':' and ',' (not Claude Code's own, but seen in samples)
 _SPACED = b'"type": "'
 _TOOL_USE_SPACED = re.compile(rb'"type"\s*:\s*"tool_use"')
@@ -65,9 +66,12 @@ def scan(path: str, want_title: bool = True) -> Scan | None:
                 limit = len(data) - _KEEP if block else len(data)
                 if found.spaced is None:
                     found.spaced = _SPACED in data[:_BLOCK]
-                _count(data, limit, found)
-                if want_title:
-                    _titles(data, limit, found)
+                if found.spaced:
+                    _count_spaced(data, limit, found)
+                    if want_title:
+                        _titles(data, limit, found)
+                else:
+                    _one_pass(data, limit, found, want_title)
                 if not block:
                     return found
                 tail = data[max(0, limit) :]
@@ -75,20 +79,30 @@ def scan(path: str, want_title: bool = True) -> Scan | None:
         return None
 
 
-def _count(data: bytes, limit: int, found: Scan) -> None:
-    total = 0
-    if found.spaced:
-        for match in _TOOL_USE_SPACED.finditer(data):
-            if match.start() >= limit:
-                break
-            total += 1
-    else:
-        at = data.find(TOOL_USE)
-        while 0 <= at < limit:
-            total += 1
-            at = data.find(TOOL_USE, at + 1)
-    named = 0
-    for match in (_TOOL_USE_ID_SPACED if found.spaced else _TOOL_USE_ID).finditer(data):
+def _one_pass(data: bytes, limit: int, found: Scan, want_title: bool) -> None:
+    """Claude Code's own compact JSON: calls (by the id after each marker) and titles, in one pass."""
+    ids, size = found.ids, len(_ID_KEY)
+    for match in _MARKERS.finditer(data, 0, limit + _MARKER_LEN):
+        at = match.end()
+        if match.start() >= limit:
+            break
+        if match.group(1) == b"tool_use":
+            end = data.find(b'"', at + size, at + size + 201) if data.startswith(_ID_KEY, at) else -1
+            if end > at + size and data.find(b"\\", at + size, end) < 0:
+                ids.add(data[at + size : end])
+            else:
+                found.anonymous += 1
+        elif want_title:
+            _title(data, match.start() - 1, match.group(1).decode(), found)
+
+
+def _count_spaced(data: bytes, limit: int, found: Scan) -> None:
+    total = named = 0
+    for match in _TOOL_USE_SPACED.finditer(data):
+        if match.start() >= limit:
+            break
+        total += 1
+    for match in _TOOL_USE_ID_SPACED.finditer(data):
         if match.start() >= limit:
             break
         found.ids.add(match.group(1))
@@ -97,20 +111,24 @@ def _count(data: bytes, limit: int, found: Scan) -> None:
 
 
 def _titles(data: bytes, limit: int, found: Scan) -> None:
-    for match in (_TITLE_SPACED if found.spaced else _TITLE).finditer(data):
+    for match in _TITLE_SPACED.finditer(data):
         if match.start() >= limit:
             break
-        kind = match.group(1).decode()
-        if _RANK[kind] < found.title_rank:
-            continue
-        end = data.find(b"\n", match.start(), match.start() + _TITLE_LINE)
-        line = data[match.start() : end if end >= 0 else match.start() + _TITLE_LINE]
-        try:
-            value = json.loads(line).get(_TITLE_KEYS[kind])
-        except (ValueError, AttributeError, RecursionError):
-            continue
-        if isinstance(value, str) and value.strip():
-            found.title, found.title_rank = _one_line(value), _RANK[kind]
+        _title(data, match.start(), match.group(1).decode(), found)
+
+
+def _title(data: bytes, start: int, kind: str, found: Scan) -> None:
+    """Read the title record starting at ``start`` when it ranks at least as high as the one found."""
+    if _RANK[kind] < found.title_rank or data[start : start + 1] != b"{":
+        return  # a lower kind, or the words inside another record
+    end = data.find(b"\n", start, start + _TITLE_LINE)
+    line = data[start : end if end >= 0 else start + _TITLE_LINE]
+    try:
+        value = json.loads(line).get(_TITLE_KEYS[kind])
+    except (ValueError, AttributeError, RecursionError):
+        return
+    if isinstance(value, str) and value.strip():
+        found.title, found.title_rank = _one_line(value), _RANK[kind]
 
 
 def first_prompt(path: str) -> str:
