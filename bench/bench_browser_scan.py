@@ -78,8 +78,12 @@ def main(argv: list[str] | None = None) -> int:
         titled = sum(1 for info in found if info.title)  # type: ignore[union-attr]
     mb = size / (1024 * 1024)
     print(f"folder: {len(found)} sessions, {mb:.1f} MB of .jsonl (subagent files included)")  # type: ignore[arg-type]
-    print(f"baseline bytes.count      {bare_s:7.3f} s  {mb / bare_s:8.1f} MB/s  {bare_calls} tool_use markers")
-    print(f"find_sessions             {scan_s:7.3f} s  {mb / scan_s:8.1f} MB/s  {calls} calls, {titled} titled")
+    print(
+        f"baseline bytes.count      {bare_s:7.3f} s  {mb / bare_s:8.1f} MB/s  {bare_calls} tool_use markers"
+    )
+    print(
+        f"find_sessions             {scan_s:7.3f} s  {mb / scan_s:8.1f} MB/s  {calls} calls, {titled} titled"
+    )
     print(f"ratio                     {scan_s / bare_s:7.2f}x (target: at most 3x)")
     return 0
 
