@@ -93,18 +93,26 @@ def _describe(path: str, project_agents: dict[str, list[str]]) -> tuple[int | No
     if found is None:
         return None, ""
     stem = os.path.basename(path)[: -len(".jsonl")]
-    subagents = os.path.join(path[: -len(".jsonl")], "subagents")
-    try:
-        names = sorted(os.listdir(subagents))
-    except OSError:
-        names = []
-    files = [os.path.join(subagents, n) for n in names if n.startswith("agent-") and n.endswith(".jsonl")]
+    files = _subagent_files(path[: -len(".jsonl")])
+    first = _session_id(path)
+    if first and first != stem:  # a resumed session: the part it repeats ran the earlier one's subagents
+        files += _subagent_files(os.path.join(os.path.dirname(path), first))
     for agent in files + project_agents.get(stem, []):
         nested = scan(agent, want_title=False)
         if nested is not None:
             found.ids |= nested.ids
             found.anonymous += nested.anonymous
     return found.calls, found.title or first_prompt(path)
+
+
+def _subagent_files(session_folder: str) -> list[str]:
+    """``<session>/subagents/agent-*.jsonl``, sorted."""
+    subagents = os.path.join(session_folder, "subagents")
+    try:
+        names = sorted(os.listdir(subagents))
+    except OSError:
+        return []
+    return [os.path.join(subagents, n) for n in names if n.startswith("agent-") and n.endswith(".jsonl")]
 
 
 def _project_agents(folder: str) -> dict[str, list[str]]:
