@@ -26,71 +26,29 @@ from dataclasses import dataclass
 
 from inspector.model.call import OUTCOME_STATE, Call, Item, OrphanResult, State
 from inspector.model.events import Executor, Malformed, Message
+from inspector.model.filter_syntax import (
+    FIELDS,
+    STATE_ALIASES,
+    STATE_WORDS,
+    FilterError,
+    Token,
+    tokens,
+    values_of,
+)
+
+__all__ = [
+    "FIELDS",
+    "STATE_WORDS",
+    "Filter",
+    "FilterError",
+    "Term",
+    "clear_cache",
+    "haystack",
+    "parse_filter",
+]
 
 Predicate = Callable[[object, "float | None"], bool]
 
-
-class FilterError(ValueError):
-    """A filter that cannot be parsed: ``message`` says why, ``position``/``end`` say where (0-based)."""
-
-    def __init__(self, message: str, position: int, end: int | None = None) -> None:
-        super().__init__(message)
-        self.message = message
-        self.position = position
-        self.end = position + 1 if end is None else end
-
-    def __str__(self) -> str:
-        return f"{self.message} (column {self.position + 1})"
-
-
-# -- field aliases ---------------------------------------------------------------------------
-FIELDS = {
-    "tool": "tool",
-    "state": "state",
-    "is": "state",
-    "exec": "exec",
-    "executor": "exec",
-    "execution": "exec",
-    "id": "id",
-    "group": "group",
-    "conv": "group",
-    "conversation": "group",
-}
-
-_STATE_ALIASES = {
-    "ok": "succeeded",
-    "success": "succeeded",
-    "succeeded": "succeeded",
-    "error": "failed",
-    "err": "failed",
-    "fail": "failed",
-    "failed": "failed",
-    "timeout": "timed_out",
-    "timed_out": "timed_out",
-    "timed-out": "timed_out",
-    "timedout": "timed_out",
-    "canceled": "canceled",
-    "cancelled": "canceled",
-    "cancel": "canceled",
-    "denied": "denied",
-    "pending": "pending",
-    "overdue": "overdue",
-    "dup": "duplicate",
-    "duplicate": "duplicate",
-    "duplicates": "duplicate",
-    "orphan": "orphan",
-    "late": "late",
-    "violation": "violation",
-    "answered": "answered",
-    "diff": "diff",
-    "call": "call",
-    "message": "message",
-    "msg": "message",
-    "malformed": "malformed",
-}
-
-STATE_WORDS = tuple(sorted(_STATE_ALIASES))
-"""Every word ``state:`` accepts (for completion in the UI)."""
 
 _TIME_STATES = {"pending", "overdue"}
 
@@ -332,112 +290,16 @@ class Filter:
 
 def parse_filter(text: str) -> Filter:
     """Parse the filter bar's text; raises FilterError (with a column) when it is not valid."""
-    return Filter(text, [_compile(token) for token in _tokens(text)])
+    return Filter(text, [_compile(token) for token in tokens(text)])
 
 
-# -- parsing -----------------------------------------------------------------------------------
-@dataclass
-class _Token:
-    key: str | None
-    key_text: str
-    value: str
-    quoted: bool
-    negated: bool
-    start: int
-    value_start: int
-    end: int
-
-
-def _read_quoted(text: str, pos: int) -> tuple[str, int]:
-    """Read a quoted string starting at the quote at ``pos``; returns (value, position after it)."""
-    out: list[str] = []
-    i = pos + 1
-    while i < len(text):
-        ch = text[i]
-        if ch == "\\" and i + 1 < len(text) and text[i + 1] in '"\\':
-            out.append(text[i + 1])
-            i += 2
-            continue
-        if ch == '"':
-            end = i + 1
-            if end < len(text) and not text[end].isspace():
-                raise FilterError("put a space after the closing quote", end)
-            return "".join(out), end
-        out.append(ch)
-        i += 1
-    raise FilterError("this quote is never closed", pos, len(text))
-
-
-def _read_bare(text: str, pos: int) -> int:
-    end = pos
-    while end < len(text) and not text[end].isspace():
-        end += 1
-    return end
-
-
-def _tokens(text: str) -> Iterable[_Token]:
-    pos = 0
-    size = len(text)
-    while pos < size:
-        if text[pos].isspace():
-            pos += 1
-            continue
-        start = pos
-        negated = text[pos] in "!-"
-        if negated:
-            pos += 1
-            if pos >= size or text[pos].isspace():
-                raise FilterError(f"'{text[start]}' negates the term after it, but nothing follows", start)
-        if text[pos] == '"':
-            value, pos = _read_quoted(text, pos)
-            yield _Token(None, "", value, True, negated, start, start + int(negated), pos)
-            continue
-        word_end = _read_bare(text, pos)
-        colon = text.find(":", pos, word_end)
-        key_text = text[pos:colon] if colon > pos else ""
-        if not key_text:
-            yield _Token(None, "", text[pos:word_end], False, negated, start, pos, word_end)
-            pos = word_end
-            continue
-        key = FIELDS.get(key_text.lower())
-        if key is None:
-            if key_text.isalpha():
-                known = ", ".join(sorted({k for k in FIELDS if FIELDS[k] == k}))
-                raise FilterError(
-                    f"unknown field '{key_text}:' (fields: {known}); quote text that contains a colon",
-                    pos,
-                    colon + 1,
-                )
-            yield _Token(None, "", text[pos:word_end], False, negated, start, pos, word_end)
-            pos = word_end
-            continue
-        value_start = colon + 1
-        if value_start < size and text[value_start] == '"':
-            value, pos = _read_quoted(text, value_start)
-            yield _Token(key, key_text, value, True, negated, start, value_start, pos)
-            continue
-        yield _Token(key, key_text, text[value_start:word_end], False, negated, start, value_start, word_end)
-        pos = word_end
-
-
-def _values(token: _Token) -> tuple[str, ...]:
-    if token.key is not None and not token.value:
-        raise FilterError(f"'{token.key_text}:' needs a value", token.start, token.value_start)
-    if token.quoted or token.key is None:
-        return (token.value,)
-    parts = token.value.split(",")
-    if any(not p for p in parts):
-        raise FilterError("empty alternative in a comma list", token.value_start, token.end)
-    return tuple(parts)
-
-
-def _compile(token: _Token) -> Term:
-    values = _values(token)
+def _compile(token: Token) -> Term:
+    values = values_of(token)
     field = token.key or "text"
     if field == "state":
         words = []
         for value in values:
-            word = _STATE_ALIASES.get(value.lower())
+            word = STATE_ALIASES.get(value.lower())
             if word is None:
                 raise FilterError(
                     f"unknown state '{value}' (try pending, overdue, succeeded, failed, timed_out, "
