@@ -196,6 +196,7 @@ class MainScreen(MainActions, Screen):
 
     def _watch_store(self, store: CallStore) -> None:
         self.store = store
+        self.view.store = store  # a rebuild (nesting, filter, fold) flattens this store, not the first one
         if self.feed is None:
             self.feed = StoreFeed(store, lambda: self.post_message(CallsChanged()))
         else:
