@@ -18,3 +18,16 @@ def duration(seconds: float) -> str:
         return f"{minutes}m{secs:02d}s"
     hours = minutes // 60
     return f"{hours}h{minutes % 60:02d}m" if hours < 48 else f"{hours // 24}d"
+
+
+def deadline_words(remaining: float, at_end: bool) -> str:
+    """How an unanswered call stands against its deadline, ``remaining`` seconds away (negative: past).
+
+    Live: ``12s left`` / ``overdue by 4.2s``. At the end of a finished recording the figure is frozen and
+    says so: ``no result by the end of the recording, 4.2s past its deadline``.
+    """
+    if not at_end:
+        return f"{duration(remaining)} left" if remaining > 0 else f"overdue by {duration(-remaining)}"
+    if remaining > 0:
+        return f"no result by the end of the recording, {duration(remaining)} before its deadline"
+    return f"no result by the end of the recording, {duration(-remaining)} past its deadline"

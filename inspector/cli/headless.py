@@ -46,6 +46,7 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool):
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return None, None
+    store.clock = store.end_clock()  # a file is judged at its last record's time, not today's
     return store, infos
 
 

@@ -10,8 +10,9 @@ from rich.text import Text
 
 from inspector.model import Call, Malformed, Message, OrphanResult, State
 from inspector.model.call import Item
+from inspector.model.clock import at_recording_end
 from inspector.textsafe import one_line
-from inspector.timefmt import duration
+from inspector.timefmt import deadline_words, duration
 
 STATE_STYLES = {
     State.PENDING: "bold yellow",
@@ -36,6 +37,8 @@ def time_column(call: Call, now: float) -> str:
     remaining = call.remaining(now)
     if remaining is None:
         return ""
+    if at_recording_end(now):
+        return deadline_words(remaining, True)
     return f"{duration(remaining)} left" if remaining > 0 else f"{duration(-remaining)} over"
 
 

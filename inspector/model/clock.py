@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from typing import Protocol
 
 
@@ -33,3 +34,36 @@ class FakeClock:
 
     def advance(self, seconds: float) -> None:
         self._now += seconds
+
+
+class RecordingEnd(float):
+    """A "now" that is the end of a finished recording (its last record's time), not the wall clock.
+
+    Calls are judged against it as they stood when the recording stopped: an unanswered request is
+    "no result by the end of the recording, 4.2s past its deadline", and the figure never grows.
+    """
+
+    __slots__ = ()
+
+    def __repr__(self) -> str:
+        return f"RecordingEnd({float(self)!r})"
+
+
+def at_recording_end(now: float | None) -> bool:
+    """True when ``now`` is the end of a finished recording rather than a live time."""
+    return isinstance(now, RecordingEnd)
+
+
+class EndOfRecording:
+    """The clock of a file that is not followed: the time of its last record so far (a RecordingEnd).
+
+    ``last`` returns that time (None while nothing timed was read); ``fallback`` answers meanwhile.
+    """
+
+    def __init__(self, last: Callable[[], float | None], fallback: Clock | None = None) -> None:
+        self._last = last
+        self._fallback = fallback or SystemClock()
+
+    def now(self) -> float:
+        last = self._last()
+        return self._fallback.now() if last is None else RecordingEnd(last)

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.model.call import State
+from inspector.model.clock import at_recording_end
 from inspector.model.events import Executor
 from inspector.model.store import CallStore
 from inspector.model.tool_stats import bucket_labels, per_tool
@@ -81,11 +82,12 @@ def problems(store: CallStore, now: float | None = None) -> list[tuple[str, str]
             )
         if not call.results and call.request.executor in (Executor.CLIENT, Executor.EITHER):
             state = call.state(now).value
+            by = " by the end of the recording" if at_recording_end(now) else ""
             found.append(
                 (
                     where,
                     f"{call.request.executor.value} request {call.tool} {call.call_id!r} "
-                    f"never got a result ({state})",
+                    f"never got a result{by} ({state})",
                 )
             )
     for bad in store.malformed:

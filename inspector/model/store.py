@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Iterable, Iterator
 
 from inspector.model.call import Call, HoldWindow, Item, OrphanResult
-from inspector.model.clock import Clock, SystemClock
+from inspector.model.clock import Clock, EndOfRecording, SystemClock
 from inspector.model.events import Event, Malformed, Message, Request, Result, Skipped
 
 Listener = Callable[[Item], None]
@@ -39,6 +40,8 @@ class CallStore:
         """Results that came before their request and were joined to it when it arrived."""
         self.removed_top = 0
         """Top-level rows taken out (a second early result of one request, joined to it)."""
+        self.last_ts: float | None = None
+        """The latest time any record carried (a finished recording is judged at it)."""
         self._listeners: list[Listener] = []
 
     # -- listening -------------------------------------------------------------------
@@ -61,6 +64,9 @@ class CallStore:
 
         ``ns`` keeps sources apart: two files opened side by side never thread into each other.
         """
+        ts = getattr(event, "ts", None)
+        if isinstance(ts, (int, float)) and (self.last_ts is None or ts > self.last_ts) and math.isfinite(ts):
+            self.last_ts = float(ts)
         if isinstance(event, Request):
             item: Item = self._add_request(event, ns)
         elif isinstance(event, Result):
@@ -192,6 +198,10 @@ class CallStore:
         for item in self.items:
             if isinstance(item, Call):
                 yield from item.walk()
+
+    def end_clock(self) -> EndOfRecording:
+        """A clock at this store's last record (for a file that is read, not followed)."""
+        return EndOfRecording(lambda: self.last_ts, self.clock)
 
     @property
     def duplicate_results(self) -> int:

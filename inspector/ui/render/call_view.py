@@ -8,7 +8,9 @@ from rich.text import Text
 
 from inspector.model import Call, Malformed, Marker, Message, OrphanResult, Request, Result, State
 from inspector.model.call import Item
+from inspector.model.clock import at_recording_end
 from inspector.model.details import TextDetail
+from inspector.timefmt import deadline_words
 from inspector.ui.render.json_view import render_json, render_value
 from inspector.ui.render.parts import clock, fields_line, heading, muted
 from inspector.ui.render.raw_view import render_raw
@@ -152,11 +154,13 @@ def _timings(call: Call, now: float | None) -> list[tuple[str, object]]:
     elif now is not None:
         remaining = call.remaining(now)
         if remaining is not None:
-            pairs.append(
-                ("", f"{duration(remaining)} left" if remaining > 0 else f"overdue by {duration(-remaining)}")
-            )
+            pairs.append(("", deadline_words(remaining, at_recording_end(now))))
         elif request.ts is not None:
-            pairs.append(("waiting", duration(max(0.0, now - request.ts))))
+            waited = duration(max(0.0, now - request.ts))
+            if at_recording_end(now):
+                pairs.append(("waited", f"{waited}, no result by the end of the recording"))
+            else:
+                pairs.append(("waiting", waited))
     return pairs
 
 

@@ -17,6 +17,7 @@ from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from inspector.model import CallStore
+from inspector.model.clock import EndOfRecording
 from inspector.model.events import Event
 from inspector.model.filter import FilterError, parse_filter
 from inspector.textsafe import one_line
@@ -122,8 +123,13 @@ class MainScreen(MainActions, Screen):
 
     @property
     def clock(self):
-        """The clock this screen's countdowns follow: the replay clock in a replay, else the app's."""
-        return self.replay.clock if self.replay is not None else self.app.clock
+        """The clock this screen's countdowns follow: the replay's in a replay, the end of the recording for
+        files that are read but not followed (a finished recording does not age), else the app's."""
+        if self.replay is not None:
+            return self.replay.clock
+        if self.session.opened and not self.following and not self.session.replay:
+            return EndOfRecording(lambda: self.store.last_ts, self.app.clock)
+        return self.app.clock
 
     @property
     def now(self) -> float | None:
@@ -238,6 +244,7 @@ class MainScreen(MainActions, Screen):
         self.set_class(False, "-loading")
         if self.session.follow and not self.following:
             self.action_toggle_follow()
+        self.app.tick()  # judge the calls at the recording's end (or the live clock when following)
 
     @on(Worker.StateChanged)
     def _worker_done(self, event: Worker.StateChanged) -> None:

@@ -115,6 +115,7 @@ class MainActions:
                     description=f"following {opened.path}",
                 )
         self.call_list.follow = self.following
+        self.app.tick()  # a followed file runs on the live clock, one that is not on its recording's end
         self._update_status()
 
     async def _follow(self: MainScreen, opened) -> None:
