@@ -6,6 +6,7 @@ import enum
 from collections.abc import Iterator
 from typing import Union
 
+from inspector.model.clock import at_recording_end
 from inspector.model.events import Malformed, Message, Outcome, Request, Result
 
 
@@ -151,7 +152,7 @@ class OrphanResult:
     def waiting(self, now: float | None) -> bool:
         """True while the request may still arrive (never for a finished session or file)."""
         window = self.window
-        if window is None or window.ended or now is None or self.since is None:
+        if window is None or window.ended or now is None or self.since is None or at_recording_end(now):
             return False
         return now < self.since + window.seconds
 
