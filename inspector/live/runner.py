@@ -83,7 +83,7 @@ async def run_headless(
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread / Windows
             pass
-    from inspector.live.rejoin import stay_joined
+    from inspector.sources.rejoin import stay_joined
 
     staying = asyncio.ensure_future(stay_joined(session.source, stop, give_up_after=options.give_up_after))
     waiters = [staying]

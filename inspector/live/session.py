@@ -96,6 +96,7 @@ class LiveSession:
             explain=lambda url, exc: explain(url, exc, minted=credentials.minted),
             preflight=preflight,
         )
+        self.source.give_up_after = options.give_up_after  # the UI rejoins as --no-ui does
         self.engine: AutoResponder | None = None
         self.decisions: list[Decision] = []
         if ruleset is not None and len(ruleset):

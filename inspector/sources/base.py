@@ -61,6 +61,10 @@ class SourceState:
     recording: str | None = None
     record_error: str = ""
     since: float = 0.0
+    attempt: int = 0
+    """While reconnecting: the try that comes next (0 when not retrying)."""
+    retry_in: float = 0.0
+    """While reconnecting: seconds from the change of state to that try."""
 
     @property
     def label(self) -> str:
@@ -69,6 +73,8 @@ class SourceState:
         if self.status is SourceStatus.CONNECTED:
             count = len(self.participants)
             parts.append(f"{count} participant{'s' if count != 1 else ''}")
+        if self.attempt and self.status is SourceStatus.RECONNECTING:
+            parts.append(f"attempt {self.attempt}, next try in {self.retry_in:.1f} s")
         if self.detail:
             parts.append(self.detail)
         if self.record_error:
@@ -80,6 +86,10 @@ class SourceState:
 
 StateListener = Callable[[SourceState], None]
 EventsListener = Callable[[list[Event]], None]
+
+
+class LiveConnectError(Exception):
+    """Joining a live source failed; ``str()`` is a sentence a user can act on (never a secret)."""
 
 
 class AnswerError(Exception):
@@ -151,6 +161,13 @@ class Source:
 
     async def start(self) -> None:
         """Begin producing events (connect, open...)."""
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Produce events until ``stop`` is set; a source that can come back (a room) keeps coming back.
+
+        The default starts once: a source that cannot be lost has nothing to retry.
+        """
+        await self.start()
 
     async def stop(self) -> None:
         """Stop producing events and release what was opened."""

@@ -13,7 +13,7 @@ from typing import Any
 from inspector.answer import wire_size
 from inspector.model import Call, CallStore
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import AnswerRefused, PacketSource, SourceStatus
+from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
 
 _REASONS = {
     "UNKNOWN_REASON": "the connection was lost",
@@ -29,10 +29,6 @@ _REASONS = {
     "CONNECTION_TIMEOUT": "the connection timed out",
     "MEDIA_FAILURE": "the media connection failed",
 }
-
-
-class LiveConnectError(Exception):
-    """Joining the room failed; ``str()`` is a sentence a user can act on (never a secret)."""
 
 
 def safe_url(url: str) -> str:
@@ -96,6 +92,7 @@ class LiveKitSource(PacketSource):
         self._room: Any = None
         self._stopping = False
         self.lost: asyncio.Event | None = None  # set when the room is lost (created in start())
+        self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
         self._set_state(room=room)
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -128,13 +125,25 @@ class LiveKitSource(PacketSource):
         identity = room.local_participant.identity or self.state.identity
         others = tuple(sorted(p.identity for p in room.remote_participants.values()))
         self._set_state(
-            status=SourceStatus.CONNECTED, detail="", room=name, identity=identity, participants=others
+            status=SourceStatus.CONNECTED,
+            detail="",
+            room=name,
+            identity=identity,
+            participants=others,
+            attempt=0,
         )
         self.room_event("connection", f"connected to room {name} as {identity}", identity=identity)
         for other in others:
             self.room_event(
                 "participant", f"{other} is in the room", sender=other, identity=other, change="present"
             )
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Join, and join again with backoff whenever the room goes away, until ``stop`` (or ``give_up_after``
+        seconds out of reach in a row; a refused token or a bad URL ends it at once)."""
+        from inspector.sources.rejoin import stay_joined
+
+        await stay_joined(self, stop, give_up_after=self.give_up_after)
 
     async def stop(self) -> None:
         """Leave the room (idempotent)."""
@@ -160,9 +169,11 @@ class LiveKitSource(PacketSource):
     def note_retry(self, attempt: int, delay: float, reason: str) -> None:
         """Say that the room is out of reach and when the next try is (state and list)."""
         self._stopping = False
-        detail = f"{self.redact(reason)}; attempt {attempt}, next try in {delay:.1f} s"
-        self._set_state(status=SourceStatus.RECONNECTING, detail=detail, participants=())
-        self.room_event("connection", f"reconnecting: {detail}")
+        words = self.redact(reason)
+        self._set_state(
+            status=SourceStatus.RECONNECTING, detail=words, participants=(), attempt=attempt, retry_in=delay
+        )
+        self.room_event("connection", f"reconnecting: {words}; attempt {attempt}, next try in {delay:.1f} s")
 
     def _fail(self, reason: str) -> None:
         reason = self.redact(reason)

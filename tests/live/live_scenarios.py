@@ -479,8 +479,55 @@ async def rejoin(out: str) -> dict:
     return {**live, "recording": recorded}
 
 
+async def ui_rejoin(out: str) -> dict:
+    """The app (pilot) joined to a real room: the room server goes away and comes back on the same port;
+    the app says it is reconnecting, keeps its calls on screen, joins again by itself and shows new calls."""
+    import socket
+
+    sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ui"))
+    from screen_text import screen_text
+    from ui_factories import make_app
+
+    from inspector.room import mint_token
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    store = CallStore()
+    token = mint_token("devkey", SECRET, "inspector-ui", ROOM, hidden=True)
+    source = LiveKitSource(f"ws://127.0.0.1:{port}", token, store, None, room=ROOM, identity="inspector-ui")
+    app = make_app(store, source=source, label="room ui")
+    seen: dict = {}
+    async with app.run_test(size=(120, 30)) as pilot:
+        await until(lambda: "reconnecting" in screen_text(app), 20)  # no room yet: it waits and retries
+        seen["before_room"] = screen_text(app).splitlines()[-2]
+        async with RoomServer(port=port, api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+            agent = await Agent("agent-u").join(server)
+            await agent.request("u1", "read_local_file", "server")
+            await until(lambda: "u1" in str([c.call_id for c in store.all_calls()]), 10)
+            await agent.room.disconnect()
+        await until(lambda: "reconnecting" in screen_text(app).splitlines()[-2], 30)
+        await pilot.pause(0.1)
+        seen["while_down"] = screen_text(app)
+        async with RoomServer(port=port, api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM)) == 1, 40)
+            agent = await Agent("agent-u").join(server)
+            await agent.request("u2", "read_local_file", "server")
+            await until(lambda: "u2" in str([c.call_id for c in store.all_calls()]), 10)
+            await until(lambda: "connected" in screen_text(app).splitlines()[-2], 10)
+            await pilot.pause(0.1)
+            seen["after"] = screen_text(app)
+            await agent.room.disconnect()
+        await source.stop()
+    seen["calls"] = [c.call_id for c in store.all_calls()]
+    seen["joins"] = sum(1 for m in store.items if "connected to room" in getattr(m, "text", ""))
+    return seen
+
+
 SCENARIOS = {
     "rejoin": rejoin,
+    "ui_rejoin": ui_rejoin,
     "disk_full": disk_full,
     "kill_nine": kill_nine,
     "answer_size": answer_size,

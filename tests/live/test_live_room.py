@@ -211,3 +211,13 @@ def test_the_inspector_waits_for_the_room_and_rejoins_after_30_s_down(scenario):
     lines = r["recording"].splitlines()
     assert sum("inspector-recording" in line for line in lines) == 1  # one file, one header
     assert any("r1" in line for line in lines) and any("r2" in line for line in lines)
+
+
+def test_the_app_rejoins_by_itself_and_keeps_its_calls_on_screen(scenario):
+    r = scenario("ui_rejoin", timeout=200)
+    assert "reconnecting" in r["before_room"] and "attempt" in r["before_room"]
+    down = r["while_down"]
+    assert "read_local_file" in down  # the call from before the fault stays on screen
+    assert "reconnecting" in down.splitlines()[-2] and "next try in" in down
+    assert r["calls"] == ["u1", "u2"] and r["joins"] >= 2
+    assert "connected" in r["after"].splitlines()[-2] and "reconnecting" not in r["after"].splitlines()[-2]

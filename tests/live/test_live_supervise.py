@@ -27,7 +27,7 @@ def test_the_secret_is_not_in_the_childs_command_line_or_environment(monkeypatch
 
 
 def test_rejoin_backs_off_and_does_not_retry_what_waiting_cannot_fix():
-    from inspector.live.rejoin import backoff, retryable
+    from inspector.sources.rejoin import backoff, retryable
 
     assert [backoff(n) for n in (1, 2, 3, 4, 5, 6, 9)] == [0.5, 1.0, 2.0, 4.0, 8.0, 10.0, 10.0]
     assert retryable("nothing is listening at ws://x (connection refused): is the LiveKit server running?")

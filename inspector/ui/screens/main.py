@@ -97,6 +97,7 @@ class MainScreen(MainActions, Screen):
         self.tally = Tally()
         self.feed: StoreFeed | None = None
         self.following = False
+        self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
         self.load_progress: Progress | None = None
         self._filter_timer = None
         self._flush_timer = None
@@ -180,10 +181,10 @@ class MainScreen(MainActions, Screen):
         watch = getattr(source, "watch_state", None)
         if callable(watch):
             watch(lambda state: self.post_message(SourceChanged()))
-        start = getattr(source, "start", None)
-        if callable(start):
+        run = getattr(source, "run", None)  # a room that goes away is joined again, with backoff
+        if callable(run):
             self.run_worker(
-                start(),
+                run(self._source_stop),
                 group="source",
                 exit_on_error=False,
                 description=f"connecting to {one_line(self.session.label, 60)}",
@@ -193,6 +194,7 @@ class MainScreen(MainActions, Screen):
         self._update_status()
 
     async def on_unmount(self) -> None:
+        self._source_stop.set()
         stop = getattr(self.session.source, "stop", None)
         if callable(stop):
             try:

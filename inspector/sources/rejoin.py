@@ -10,9 +10,12 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-from inspector.sources.base import SourceStatus
-from inspector.sources.livekit_room import LiveConnectError, LiveKitSource
+from inspector.sources.base import LiveConnectError
+
+if TYPE_CHECKING:
+    from inspector.sources.livekit_room import LiveKitSource
 
 FIRST_DELAY = 0.5
 MAX_DELAY = 10.0
@@ -78,4 +81,4 @@ async def stay_joined(source: LiveKitSource, stop: asyncio.Event, *, give_up_aft
     return Outcome(True, joined)
 
 
-__all__ = ["Outcome", "SourceStatus", "backoff", "retryable", "stay_joined"]
+__all__ = ["Outcome", "backoff", "retryable", "stay_joined"]
