@@ -3,7 +3,7 @@
 Run: ``python bench/bench_countdowns.py [--calls 1000] [--visible 50] [--hz 4]``. Prints, per
 scenario, the CPU time per redraw and the share of one core at ``hz`` redraws per second. The baseline
 is the bare ``deadline - now`` for the same rows; the other figures are given as ratios against it.
-The text is the one the headless commands print (``render_text.time_column``) plus a rich Text cell
+The text is the one the headless commands print (``calltext.time_column``) plus a rich Text cell
 with the state's style, which is what a list row draws; the UI may swap in its own row renderer.
 """
 
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from rich.text import Text
 
-from inspector.cli.render_text import STATE_STYLES, time_column
+from inspector.calltext import STATE_STYLES, time_column
 from inspector.model import Call, CallStore, Executor, FakeClock, Request
 
 

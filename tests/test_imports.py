@@ -38,7 +38,7 @@ def test_help_and_headless_commands_stay_light():
         [
             "from inspector.cli import build_parser",
             "build_parser()",
-            "import inspector.cli.headless, inspector.cli.render_text",
+            "import inspector.cli.headless, inspector.calltext",
         ]
     )
     assert heavy_modules_after(body) == ""

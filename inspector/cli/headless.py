@@ -57,7 +57,7 @@ def _console():
 
 
 def run_dump(args: argparse.Namespace) -> int:
-    from inspector.cli.render_text import call_json, item_text
+    from inspector.calltext import call_json, item_text
     from inspector.model import Call, Message
     from inspector.session import hydrate
 

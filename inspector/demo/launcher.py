@@ -10,10 +10,13 @@ import secrets
 import subprocess
 import sys
 import tempfile
-from typing import IO
+from typing import IO, TYPE_CHECKING
 
 from inspector.live.session import LiveOptions, LiveSession
 from inspector.sources.base import SourceState, SourceStatus
+
+if TYPE_CHECKING:
+    from inspector.live.runner import ShowUi
 
 RULES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo_rules.toml")
 EXIT_SETUP = 2
@@ -99,7 +102,12 @@ class AgentProcess:
         self._log.close()
 
 
-def run_demo(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
+def run_demo(
+    args: argparse.Namespace,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
+    show: ShowUi | None = None,
+) -> int:
     """Run the demo; exit code 2 when the room extra is missing or nothing can connect here."""
     out = out or sys.stdout
     err = err or sys.stderr
@@ -148,13 +156,13 @@ def run_demo(args: argparse.Namespace, out: IO[str] | None = None, err: IO[str] 
         )
         session.source.watch_state(agent.go)
         try:
-            return _run(session, agent, out, err)
+            return _run(session, agent, out, err, show)
         finally:
             agent.stop()
             session.close()
 
 
-def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str]) -> int:
+def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str], show: ShowUi | None) -> int:
     from inspector.live import logs, supervise
     from inspector.live.runner import run_headless, run_ui
     from inspector.sources.ingest import tune_gc
@@ -168,4 +176,4 @@ def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str]) 
             f"agent log {agent.log_path}\n"
         )
         return asyncio.run(run_headless(session, out, err, until=agent.finished()))
-    return run_ui(session, err)
+    return run_ui(session, err, show)

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 from typing import IO, Any
 
-from inspector.cli.render_text import call_json, item_text
+from inspector.calltext import call_json, item_text
 from inspector.model import Call, CallStore, Malformed, Message, OrphanResult
 from inspector.model.call import Item
 

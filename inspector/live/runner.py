@@ -5,7 +5,7 @@ from __future__ import annotations
 import asyncio
 import signal
 import sys
-from collections.abc import Awaitable
+from collections.abc import Awaitable, Callable
 from typing import IO
 
 from inspector.answer.rules import RulesError
@@ -19,8 +19,18 @@ EXIT_OK, EXIT_LOST, EXIT_SETUP = 0, 1, 2
 EXIT_RECORDING = 4  # the session ran, but its recording stopped (disk full, write error)
 
 
-def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None = None) -> int:
-    """The whole command: prepare (exit 2 on a setup or rules mistake), then run headless or with the UI."""
+ShowUi = Callable[[LiveSession], int]
+"""Runs the UI on a prepared session until it quits (the command line passes ``inspector.ui.app``'s)."""
+
+
+def run(
+    options: LiveOptions,
+    *,
+    out: IO[str] | None = None,
+    err: IO[str] | None = None,
+    show: ShowUi | None = None,
+) -> int:
+    """The whole command: prepare (exit 2 on a setup or rules mistake), then run headless or with ``show``."""
     out = out or sys.stdout
     err = err or sys.stderr
     try:
@@ -36,23 +46,17 @@ def run(options: LiveOptions, *, out: IO[str] | None = None, err: IO[str] | None
     try:
         if options.no_ui:
             return asyncio.run(run_headless(session, out, err))
-        return run_ui(session, err)
+        return run_ui(session, err, show)
     finally:
         session.close()
 
 
-def run_ui(session: LiveSession, err: IO[str]) -> int:
-    """Hand the wired source and store to the UI (``inspector.ui.app.run_live``) when it exists."""
-    try:
-        from inspector.ui.app import run_live
-        from inspector.ui.options import UiOptions
-    except ImportError:
-        err.write(
-            "inspector live: the UI is not available in this build (no inspector.ui.app.run_live); "
-            "use --no-ui to print calls instead\n"
-        )
+def run_ui(session: LiveSession, err: IO[str], show: ShowUi | None) -> int:
+    """Hand the wired source and store to the UI (``show``), then say where the recording went."""
+    if show is None:
+        err.write("inspector live: the UI is not available here; use --no-ui to print calls instead\n")
         return EXIT_SETUP
-    result = run_live(session.source, session.store, UiOptions())
+    result = show(session)
     path = session.options.recording_path
     if path and not session.source.state.record_error:
         err.write(f"inspector live: recorded to {path}\n")

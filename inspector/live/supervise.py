@@ -166,7 +166,7 @@ def child_command(command: str, args: dict[str, Any]) -> tuple[list[str], dict[s
     env = dict(os.environ)
     secret = {name: env.pop(name) for name in SECRET_ENV if name in env}
     payload = json.dumps({"command": command, "args": args, "env": secret})
-    return [sys.executable, "-m", "inspector.live.child"], {**env, _PAYLOAD_KEY: payload}
+    return [sys.executable, "-m", "inspector.cli.child"], {**env, _PAYLOAD_KEY: payload}
 
 
 def read_payload() -> dict[str, Any]:

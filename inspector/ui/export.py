@@ -8,7 +8,7 @@ import re
 import time
 from typing import Any
 
-from inspector.cli.render_text import call_json
+from inspector.calltext import call_json
 from inspector.model import Call, Malformed, Message, OrphanResult
 from inspector.model.call import Item
 from inspector.session import hydrate

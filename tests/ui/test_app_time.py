@@ -6,8 +6,8 @@ from screen_text import screen_text
 from ui_factories import SIZE, T0, make_app, request, result
 
 from inspector.model import CallStore, FakeClock
+from inspector.ui.render.rows import countdown
 from inspector.ui.widgets.call_list import CallList
-from inspector.ui.widgets.rows import countdown
 from inspector.ui.widgets.status_bar import StatusBar
 
 

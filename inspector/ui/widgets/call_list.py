@@ -13,8 +13,8 @@ from textual.strip import Strip
 from inspector.model import Call
 from inspector.model.call import Item
 from inspector.ui import keys
+from inspector.ui.render.rows import SOON, Layout, RowStyles, needs_ticks, render_row, timing
 from inspector.ui.view import RowView
-from inspector.ui.widgets.rows import SOON, Layout, RowStyles, needs_ticks, render_row, timing
 
 STYLE_NAMES = (
     "row",

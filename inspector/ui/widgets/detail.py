@@ -16,7 +16,7 @@ from inspector.model.call import Item
 from inspector.session import hydrate
 from inspector.textsafe import one_line
 from inspector.ui.render import RenderTheme, render_call, render_item
-from inspector.ui.widgets.rows import needs_ticks
+from inspector.ui.render.rows import needs_ticks
 
 
 class DetailPane(VerticalScroll, can_focus=True):

@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from inspector.model.replay import Position, speed_label
-from inspector.ui.widgets.rows import clock_text
+from inspector.ui.render.rows import clock_text
 
 
 class PositionBar(Static):

@@ -9,7 +9,7 @@ from textual.widgets import Static
 
 from inspector.model import State
 from inspector.textsafe import one_line
-from inspector.ui.widgets.rows import STATE_WORDS
+from inspector.ui.render.rows import STATE_WORDS
 
 STATE_CLASSES = {state: state.value.replace("_", "-") for state in State}
 

@@ -1,4 +1,4 @@
-"""Calls as readable text for the terminal (``inspector dump``, ``inspector live --no-ui``)."""
+"""Calls as readable text, shared by `inspector dump`, `inspector live --no-ui` and the UI's export."""
 
 from __future__ import annotations
 
