@@ -12,7 +12,10 @@ PACKAGE = Path(__file__).resolve().parent.parent / "inspector"
 # Lowest first. A module may import its own layer or a lower one, never a higher one. The first matching
 # prefix names a module's layer ("inspector" alone is the package's __init__: the version).
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("model", ("inspector", "inspector.model", "inspector.textsafe", "inspector.timefmt", "inspector.calltext")),
+    (
+        "model",
+        ("inspector", "inspector.model", "inspector.textsafe", "inspector.timefmt", "inspector.calltext"),
+    ),
     ("protocols", ("inspector.protocols",)),
     ("answer", ("inspector.answer",)),
     ("sources", ("inspector.sources", "inspector.session")),
