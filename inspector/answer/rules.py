@@ -216,7 +216,7 @@ def _rule(raw: Any, path: str, lines: list[str], start: int, end: int) -> Rule:
     return Rule(
         tool=tool,
         result=result if isinstance(result, dict) else None,
-        error=error.strip() if has_error else None,
+        error=error.strip() if has_error and isinstance(error, str) else None,
         message=message,
         delay_ms=delay,
         execution=execution,

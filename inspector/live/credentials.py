@@ -129,7 +129,8 @@ def resolve(
 
 def _from_token(url: str, room: str | None, identity: str | None, token: str) -> Credentials:
     claims = token_claims(token)
-    video = claims.get("video") if isinstance(claims.get("video"), dict) else {}
+    video_claim = claims.get("video")
+    video: dict[str, Any] = video_claim if isinstance(video_claim, dict) else {}
     token_room = video.get("room") if isinstance(video.get("room"), str) else ""
     if room and token_room and room != token_room:
         raise SetupError(

@@ -6,7 +6,7 @@ import asyncio
 import signal
 import sys
 from collections.abc import Awaitable, Callable
-from typing import IO
+from typing import IO, Any
 
 from inspector.answer.rules import RulesError
 from inspector.live import logs, supervise
@@ -90,7 +90,7 @@ async def run_headless(
     from inspector.sources.rejoin import stay_joined
 
     staying = asyncio.ensure_future(stay_joined(session.source, stop, give_up_after=options.give_up_after))
-    waiters = [staying]
+    waiters: list[asyncio.Future[Any]] = [staying]
     if until is not None:
         waiters.append(asyncio.ensure_future(until))
     try:

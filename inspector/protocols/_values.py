@@ -5,8 +5,11 @@ from __future__ import annotations
 import json
 import math
 import re
+from collections.abc import Callable
 from datetime import datetime, timezone
 from typing import Any
+
+Walk = Callable[[Any, int], None]
 
 
 def parse_time(value: Any) -> float | None:
@@ -72,7 +75,9 @@ def preview(value: Any, limit: int = 200) -> str:
     return "".join(out)
 
 
-def _walk_pairs(item: dict, depth: int, emit, walk, budget: list[int]) -> None:
+def _walk_pairs(
+    item: dict[Any, Any], depth: int, emit: Callable[[str], None], walk: Walk, budget: list[int]
+) -> None:
     if depth >= 4:
         emit("{…}" if item else "{}")
         return
@@ -86,7 +91,9 @@ def _walk_pairs(item: dict, depth: int, emit, walk, budget: list[int]) -> None:
     emit("}")
 
 
-def _walk_items(item: list, depth: int, emit, walk, budget: list[int]) -> None:
+def _walk_items(
+    item: list[Any], depth: int, emit: Callable[[str], None], walk: Walk, budget: list[int]
+) -> None:
     if depth >= 4:
         emit("[…]" if item else "[]")
         return

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.protocols.alicia_decode import (  # noqa: F401 - the module's public API
+from inspector.protocols.alicia_decode import (
     NAME,
     decode_object,
     decode_packet,
@@ -10,8 +10,8 @@ from inspector.protocols.alicia_decode import (  # noqa: F401 - the module's pub
     trace_context,
     unpack,
 )
-from inspector.protocols.alicia_files import decode_line, read, redecode, sniff  # noqa: F401
-from inspector.protocols.alicia_wire import (  # noqa: F401 - the module's public API
+from inspector.protocols.alicia_files import decode_line, read, redecode, sniff
+from inspector.protocols.alicia_wire import (
     DEFAULT_TIMEOUT_MS,
     MAX_PACKET_BYTES,
     STANDARD_ERROR_CODES,
@@ -28,3 +28,30 @@ from inspector.protocols.alicia_wire import (  # noqa: F401 - the module's publi
 )
 
 DESCRIPTION = "Alicia envelopes: MessagePack (binary or hex lines) or JSON lines"
+
+__all__ = [
+    "DEFAULT_TIMEOUT_MS",
+    "MAX_PACKET_BYTES",
+    "NAME",
+    "STANDARD_ERROR_CODES",
+    "TOOL_USE_REQUEST",
+    "TOOL_USE_RESULT",
+    "TYPE_NAMES",
+    "decode_line",
+    "decode_object",
+    "decode_packet",
+    "encode_envelope",
+    "encode_tool_result",
+    "envelope",
+    "error_message_for",
+    "fill_template",
+    "parse_time",
+    "read",
+    "redecode",
+    "sniff",
+    "tool_result_body",
+    "trace_context",
+    "type_name",
+    "unpack",
+    "DESCRIPTION",
+]

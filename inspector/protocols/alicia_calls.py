@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.model.events import Event, Executor, Malformed, Outcome, Request, Result
+from inspector.model.events import Event, Executor, Malformed, Outcome, RawRef, Request, Result
 from inspector.protocols.alicia_wire import DEFAULT_TIMEOUT_MS
 from inspector.textsafe import one_line, summarize
 
@@ -20,7 +20,16 @@ def text_or_none(value: Any) -> str | None:
     return value if isinstance(value, str) else None
 
 
-def decode_request(body: Any, group: str, ts, sender, raw, extra, where, source) -> Event:
+def decode_request(
+    body: Any,
+    group: str,
+    ts: float | None,
+    sender: str,
+    raw: RawRef | None,
+    extra: dict[str, Any],
+    where: str,
+    source: str,
+) -> Event:
     if not isinstance(body, dict):
         return Malformed(where=where, reason="ToolUseRequest body is not a map", source=source, raw=raw)
     call_id = text_or_none(body.get("id")) or text_or_none(body.get("requestId"))
@@ -81,7 +90,16 @@ _OUTCOMES = {
 }
 
 
-def decode_result(body: Any, group: str, ts, sender, raw, extra, where, source) -> Event:
+def decode_result(
+    body: Any,
+    group: str,
+    ts: float | None,
+    sender: str,
+    raw: RawRef | None,
+    extra: dict[str, Any],
+    where: str,
+    source: str,
+) -> Event:
     if not isinstance(body, dict):
         return Malformed(where=where, reason="ToolUseResult body is not a map", source=source, raw=raw)
     # A result names its request by ``requestId`` when it has one (the Go server looks the tool use up

@@ -88,7 +88,7 @@ def reason_of(exc: BaseException) -> str:
     return one_line(text, 160)
 
 
-def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict) -> list[Event]:
+def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict[str, Any]) -> list[Event]:
     if not isinstance(obj, dict):
         kind = type(obj).__name__
         return [
@@ -141,7 +141,7 @@ def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict
     return [_message(msg_type, body, group, ts, sender, raw, extra)]
 
 
-def trace_context(obj: dict, meta: dict) -> dict[str, Any]:
+def trace_context(obj: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
     """W3C trace context of an envelope (``trace_id``/``span_id``/``trace_flags``, envelope.go), with the
     ``traceparent`` form a tracing tool searches for; also read from a ``traceparent`` in meta."""
     trace_id = obj.get("trace_id", obj.get("traceId"))
@@ -177,7 +177,7 @@ def _role(stanza: int | None) -> str:
     return "client" if stanza > 0 else "agent"
 
 
-def _meta_time(meta: dict, body: Any) -> float | None:
+def _meta_time(meta: dict[str, Any], body: Any) -> float | None:
     value = meta.get("timestamp")
     if value is None and isinstance(body, dict):
         value = body.get("timestamp")
@@ -203,7 +203,15 @@ def parse_time(value: Any) -> float | None:
 _TEXT_KEYS = ("content", "text", "message", "reason", "mode")
 
 
-def _message(msg_type: int, body: Any, group: str, ts, sender, raw, extra) -> Message:
+def _message(
+    msg_type: int,
+    body: Any,
+    group: str,
+    ts: float | None,
+    sender: str,
+    raw: RawRef | None,
+    extra: dict[str, Any],
+) -> Message:
     name = type_name(msg_type)
     text = ""
     if isinstance(body, dict):

@@ -148,7 +148,8 @@ def encode_envelope(
 ) -> bytes:
     """MessagePack bytes of one envelope."""
     env = envelope(type_=type_, body=body, conversation_id=conversation_id, stanza_id=stanza_id, meta=meta)
-    return msgpack.packb(env, use_bin_type=True)
+    packed: bytes = msgpack.packb(env, use_bin_type=True)
+    return packed
 
 
 def encode_tool_result(

@@ -105,7 +105,7 @@ def _raw(path: str, chunk: _jsonfile.Chunk) -> RawRef:
 # -- records and containers ----------------------------------------------------------------
 
 
-def _fields(obj: dict) -> dict[str, Any]:
+def _fields(obj: dict[str, Any]) -> dict[str, Any]:
     """The keys of ``obj`` lower-cased (the first spelling wins), so PascalCase and camelCase match."""
     fields: dict[str, Any] = {}
     for key, value in obj.items():
@@ -121,7 +121,7 @@ def _kind(fields: dict[str, Any]) -> str | None:
     return None
 
 
-def _members(obj: dict) -> bool:
+def _members(obj: dict[str, Any]) -> bool:
     return any(isinstance(value, (dict, list)) for value in obj.values())
 
 
@@ -312,7 +312,7 @@ def _failure(outcome: Outcome | None, data: Any, extra: dict[str, Any]) -> tuple
     return _error(data, extra)
 
 
-def _payload(data: dict, *keys: str) -> Any:
+def _payload(data: dict[str, Any], *keys: str) -> Any:
     fields = _fields(data)
     for key in keys:
         if key in fields:
@@ -328,7 +328,7 @@ def _text(value: Any) -> str | None:
     return None
 
 
-def _error(data: dict, extra: dict[str, Any]) -> tuple[str | None, str | None]:
+def _error(data: dict[str, Any], extra: dict[str, Any]) -> tuple[str | None, str | None]:
     error = _payload(data, "error")
     if isinstance(error, str):
         return None, error or None

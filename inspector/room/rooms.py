@@ -98,7 +98,9 @@ class Participant:
             self.outbox.put_nowait(response)
 
     def info(
-        self, state: int = ACTIVE, reason: int = models.DisconnectReason.UNKNOWN_REASON
+        self,
+        state: models.ParticipantInfo.State = ACTIVE,
+        reason: models.DisconnectReason = models.DisconnectReason.UNKNOWN_REASON,
     ) -> models.ParticipantInfo:
         grant = self.grant
         self.version += 1
@@ -204,7 +206,7 @@ class Registry:
             f"{', hidden' if participant.grant.hidden else ''})"
         )
 
-    def remove(self, participant: Participant, reason: int, how: str) -> bool:
+    def remove(self, participant: Participant, reason: models.DisconnectReason, how: str) -> bool:
         """Take ``participant`` out of its room and tell the others; False when it was gone already."""
         if participant.gone:
             return False

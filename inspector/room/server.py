@@ -341,7 +341,9 @@ class RoomServer:
         except ConnectionClosed:
             return
 
-    async def _end(self, participant: Participant, reason: int, how: str, *, graceful: bool) -> None:
+    async def _end(
+        self, participant: Participant, reason: models.DisconnectReason, how: str, *, graceful: bool
+    ) -> None:
         """Remove the participant and close its connections; idempotent."""
         if self.registry.remove(participant, reason, how):
             await self._close(participant, graceful=graceful)
@@ -401,7 +403,7 @@ def _has_non_loopback_interface() -> bool:
     return False
 
 
-def _leave(reason: int) -> rtc.SignalResponse:
+def _leave(reason: models.DisconnectReason) -> rtc.SignalResponse:
     return rtc.SignalResponse(
         leave=rtc.LeaveRequest(can_reconnect=False, reason=reason, action=rtc.LeaveRequest.Action.DISCONNECT)
     )

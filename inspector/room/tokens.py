@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import jwt
+from jwt.types import Options
 
 # the same development defaults as `livekit-server --dev` (the secret is >= 32 bytes, so PyJWT is quiet)
 DEV_API_KEY = "devkey"
@@ -136,9 +137,10 @@ def _decode(token: str, api_key: str, api_secret: str, now: float | None) -> dic
         raise TokenError(
             f"invalid API key: the token was issued by {issuer!r}, which is not this server's key"
         )
-    options: dict[str, Any] = {"require": ["exp"], "verify_iat": False}
+    options: Options = {"require": ["exp"], "verify_iat": False}
     if now is not None:  # checked below against the given clock instead of the system one
-        options.update(verify_exp=False, verify_nbf=False)
+        options["verify_exp"] = False
+        options["verify_nbf"] = False
     try:
         claims = jwt.decode(
             token, api_secret, algorithms=["HS256"], issuer=api_key, leeway=LEEWAY, options=options

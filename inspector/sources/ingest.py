@@ -47,9 +47,10 @@ class PacketIngest:
         self.count += 1
         ts = self.wall() if ts is None else ts
         where = f"packet {self.count}"
-        raw = RawRef(source=self.source, where=where, data=bytes(data), protocol=alicia.NAME)
+        payload = bytes(data)
+        raw = RawRef(source=self.source, where=where, data=payload, protocol=alicia.NAME)
         try:
-            obj = alicia.unpack(raw.data)
+            obj = alicia.unpack(payload)
         except Exception as exc:  # noqa: BLE001 - a bad packet is data, not a crash
             obj = None
             events: list[Event] = [
@@ -75,7 +76,7 @@ class PacketIngest:
             try:
                 self.writer.write(
                     direction,
-                    raw.data,
+                    payload,
                     ts=ts,
                     participant=participant,
                     topic=topic,
