@@ -6,6 +6,7 @@ from collections.abc import Callable, Iterator
 from functools import partial
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+from textual.dom import DOMNode
 
 from inspector.ui import keys
 from inspector.ui.screens.help import key_label
@@ -17,12 +18,15 @@ class InspectorCommands(Provider):
     """Actions of the screen the palette was opened on, app actions, and one command per theme."""
 
     def _commands(self) -> Iterator[Command]:
+        from inspector.ui.app import InspectorApp
         from inspector.ui.screens.main import MainScreen
         from inspector.ui.widgets.call_list import CallList
 
         screen = self.screen
-        overrides = getattr(self.app, "keymap_overrides", {})
+        app = self.app
+        overrides = app.keymap_overrides if isinstance(app, InspectorApp) else {}
         on_main = isinstance(screen, MainScreen)
+        target: DOMNode
         for key in keys.KEYS:
             if key.scope == "app":
                 target = self.app
@@ -40,8 +44,9 @@ class InspectorCommands(Provider):
             keys_text = key_label(overrides.get(key.id, key.keys))
             help_text = f"{key.tooltip or key.description} · keys: {keys_text}".replace("[", "\\[")
             yield key.description, partial(target.run_action, action), help_text
-        for name in getattr(self.app, "theme_names", []):
-            yield f"Theme: {name}", partial(self.app.switch_theme, name), "Switch to this theme"
+        if isinstance(app, InspectorApp):
+            for name in app.theme_names:
+                yield f"Theme: {name}", partial(app.switch_theme, name), "Switch to this theme"
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 
 
 @dataclass(frozen=True)
@@ -143,7 +143,7 @@ def action_name(action: str) -> str:
     return action.split("(", 1)[0].rsplit(".", 1)[-1]
 
 
-def bindings(scope: str) -> list[Binding]:
+def bindings(scope: str) -> list[BindingType]:
     return [key.binding() for key in KEYS if key.scope == scope]
 
 

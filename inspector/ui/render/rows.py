@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 import time
 from dataclasses import dataclass
+from typing import TypeGuard
 
 from rich.cells import cell_len, set_cell_size
 from rich.segment import Segment
@@ -102,7 +103,7 @@ def timing(item: Item, now: float | None) -> tuple[str, str]:
     return countdown(remaining)
 
 
-def needs_ticks(item: Item) -> bool:
+def needs_ticks(item: Item) -> TypeGuard[Call]:
     """True for a row whose time column moves with the clock."""
     return isinstance(item, Call) and not item.results and item.deadline is not None
 

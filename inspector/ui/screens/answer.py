@@ -13,9 +13,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
 from inspector.answer import compose
+from inspector.answer.compose import Draft
 from inspector.model import Call
 from inspector.textsafe import clean, one_line
 from inspector.ui import keys
+from inspector.ui.host import host_of
 
 SUCCESS = "success"
 KIND_CHOICES = [("success (result map)", SUCCESS)] + [
@@ -82,7 +84,7 @@ class AnswerScreen(ModalScreen[Any]):
         value = self.query_one("#answer-kind", Select).value
         return value if isinstance(value, str) else SUCCESS
 
-    def draft(self) -> tuple[compose.Draft | None, str | None]:
+    def draft(self) -> tuple[Draft | None, str | None]:
         """The answer as typed, or None and why it cannot be composed (e.g. JSON with a mistake)."""
         text = self.query_one("#answer-result", TextArea).text
         result, problem = compose.parse_result(text)
@@ -154,7 +156,7 @@ class AnswerScreen(ModalScreen[Any]):
             )
             self.query_one("#answer-preview", Static).update(Group(size, preview))
         self.query_one("#answer-issues", Static).update(issues)
-        self._show_head(self.app.now)
+        self._show_head(host_of(self).now)
 
     def _show_head(self, now: float) -> None:
         call = self.call

@@ -13,6 +13,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.message import Message
 from textual.screen import Screen
+from textual.timer import Timer
 from textual.widgets import Footer, Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
@@ -23,6 +24,7 @@ from inspector.model.filter import FilterError, parse_filter
 from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.feed import StoreFeed, Tally
+from inspector.ui.host import host_of
 from inspector.ui.loading import Opened, Progress, keep_payloads_for, read_all, read_into, source_labels
 from inspector.ui.replaying import ReplayControl
 from inspector.ui.screens.main_actions import MainActions
@@ -99,8 +101,8 @@ class MainScreen(MainActions, Screen):
         self.following = False
         self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
         self.load_progress: Progress | None = None
-        self._filter_timer = None
-        self._flush_timer = None
+        self._filter_timer: Timer | None = None
+        self._flush_timer: Timer | None = None
         self._last_flush = 0.0
 
     # -- layout ----------------------------------------------------------------------------------
@@ -129,12 +131,12 @@ class MainScreen(MainActions, Screen):
         if self.replay is not None:
             return self.replay.clock
         if self.session.opened and not self.following and not self.session.replay:
-            return EndOfRecording(lambda: self.store.last_ts, self.app.clock)
-        return self.app.clock
+            return EndOfRecording(lambda: self.store.last_ts, host_of(self).clock)
+        return host_of(self).clock
 
     @property
     def now(self) -> float | None:
-        return self.app.now
+        return host_of(self).now
 
     @property
     def mode(self) -> str:
@@ -206,9 +208,12 @@ class MainScreen(MainActions, Screen):
         self.store = store
         self.view.store = store  # a rebuild (nesting, filter, fold) flattens this store, not the first one
         if self.feed is None:
-            self.feed = StoreFeed(store, lambda: self.post_message(CallsChanged()))
+            self.feed = StoreFeed(store, self._post_changed)
         else:
             self.feed.replace_store(store)
+
+    def _post_changed(self) -> None:
+        self.post_message(CallsChanged())
 
     # -- loading ---------------------------------------------------------------------------------
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="reading session files")
@@ -223,11 +228,14 @@ class MainScreen(MainActions, Screen):
             read_into(
                 self.store,
                 self.session.opened,
-                progress=lambda p: self.post_message(LoadProgress(p)),
+                progress=self._post_progress,
                 cancelled=lambda: worker.is_cancelled,
             )
         finally:
             sys.setswitchinterval(interval)
+
+    def _post_progress(self, progress: Progress) -> None:
+        self.post_message(LoadProgress(progress))
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="reading a replay")
     def _read_replay(self) -> None:
@@ -246,12 +254,12 @@ class MainScreen(MainActions, Screen):
         self.set_class(False, "-loading")
         if self.session.follow and not self.following:
             self.action_toggle_follow()
-        self.app.tick()  # judge the calls at the recording's end (or the live clock when following)
+        host_of(self).tick()  # judge the calls at the recording's end (or the live clock when following)
 
     @on(Worker.StateChanged)
     def _worker_done(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
-            self.app.worker_failed(event.worker)
+            host_of(self).worker_failed(event.worker)
         if event.worker.group == "load" and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
             self.load_progress = None
             self.set_class(False, "-loading")
@@ -262,7 +270,7 @@ class MainScreen(MainActions, Screen):
         self.replay = ReplayControl(
             message.events,
             message.namespaces,
-            self.app.clock.now,
+            host_of(self).clock.now,
             speed=self.session.speed,
             keep_payloads=keep,
         )
@@ -283,7 +291,7 @@ class MainScreen(MainActions, Screen):
             return
         if rebuilt:
             self._watch_store(self.replay.store)
-        self.app.tick()
+        host_of(self).tick()
         self._show_position()
 
     def _show_position(self) -> None:
