@@ -14,7 +14,7 @@ from typing import Protocol
 
 from inspector.answer import compose
 from inspector.answer.rules import Rule, RuleSet
-from inspector.model import Call, Executor, FakeClock
+from inspector.model import Call, FakeClock
 
 Deliver = Callable[[Call, compose.Draft, Rule], None]
 """Sends one auto-answer (the live side marks it ``answered_by="auto"``)."""
@@ -113,7 +113,7 @@ class AutoResponder:
 
     def offer(self, call: Call) -> Rule | None:
         """Consider a newly arrived call; returns the rule that will answer it, if any."""
-        if call.request.executor not in (Executor.CLIENT, Executor.EITHER) or call.answered:
+        if not call.awaits_client_answer:
             return None
         if id(call) in self._scheduled:
             return None

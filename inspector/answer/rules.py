@@ -36,7 +36,7 @@ KEYS = ("tool", "result", "error", "message", "delay_ms", "execution")
 _EXECUTIONS = {
     "client": (Executor.CLIENT,),
     "either": (Executor.EITHER,),
-    "any": (Executor.CLIENT, Executor.EITHER),
+    "any": tuple(e for e in Executor if e.client_may_answer),
 }
 _LINE_IN_TOML_ERROR = re.compile(r"\(at line (\d+), column (\d+)\)")
 _RULE_HEADER = re.compile(r"^\s*\[\[\s*rule\s*\]\]")

@@ -81,6 +81,13 @@ class Call:
     def answered(self) -> bool:
         return bool(self.results)
 
+    @property
+    def awaits_client_answer(self) -> bool:
+        """No result yet, and a client executes it: the one rule for what can be answered (by a person,
+        the auto-responder) and what counts as a client request that never got its result (stats, check)."""
+        executor = self.request.executor
+        return not self.results and executor is not None and executor.client_may_answer
+
     def state(self, now: float | None = None) -> State:
         """The call's state at time ``now`` (epoch seconds)."""
         first = self.result

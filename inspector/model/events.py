@@ -14,6 +14,11 @@ class Executor(str, enum.Enum):
     CLIENT = "client"
     EITHER = "either"
 
+    @property
+    def client_may_answer(self) -> bool:
+        """A client executes (or may execute) it, so a client, or the inspector standing in, answers it."""
+        return self is not Executor.SERVER
+
 
 class Outcome(str, enum.Enum):
     """How one result says the call ended (LM-Kit's taxonomy)."""

@@ -6,7 +6,6 @@ from typing import Any
 
 from inspector.model.call import State
 from inspector.model.clock import at_recording_end
-from inspector.model.events import Executor
 from inspector.model.store import CallStore
 from inspector.model.tool_stats import bucket_labels, per_tool
 from inspector.model.tool_stats import nearest_rank as percentile
@@ -31,7 +30,7 @@ def session_stats(store: CallStore, now: float | None = None) -> dict[str, Any]:
             late += 1
         if call.request.violation:
             violations += 1
-        if not call.results and call.request.executor in (Executor.CLIENT, Executor.EITHER):
+        if call.awaits_client_answer:
             unanswered_client += 1
         latency = call.latency_ms
         if latency is not None and latency >= 0:
@@ -80,13 +79,13 @@ def problems(store: CallStore, now: float | None = None) -> list[tuple[str, str]
             found.append(
                 (where, f"protocol violation in {call.tool} {call.call_id!r}: {call.request.violation}")
             )
-        if not call.results and call.request.executor in (Executor.CLIENT, Executor.EITHER):
+        if call.awaits_client_answer:
             state = call.state(now).value
             by = " by the end of the recording" if at_recording_end(now) else ""
             found.append(
                 (
                     where,
-                    f"{call.request.executor.value} request {call.tool} {call.call_id!r} "
+                    f"{call.request.executor.value if call.request.executor else 'client'} request {call.tool} {call.call_id!r} "
                     f"never got a result{by} ({state})",
                 )
             )

@@ -7,7 +7,7 @@ from rich.style import Style
 from rich.text import Text
 
 from inspector.model import Call, Malformed, Marker, Message, OrphanResult, Request, Result, State
-from inspector.model.call import Item
+from inspector.model.call import OUTCOME_STATE, Item
 from inspector.model.clock import at_recording_end
 from inspector.model.details import TextDetail
 from inspector.timefmt import deadline_words
@@ -20,14 +20,6 @@ from inspector.ui.render.theme import RenderTheme
 
 MAX_CHILDREN = 200
 """Nested calls listed under a call before a marker."""
-
-_OUTCOME_STATE = {
-    "success": State.SUCCEEDED,
-    "error": State.FAILED,
-    "timeout": State.TIMED_OUT,
-    "canceled": State.CANCELED,
-    "denied": State.DENIED,
-}
 
 
 def render_call(
@@ -205,7 +197,7 @@ def _result_heading(
     result: Result, index: int, count: int, request_ts: float | None, theme: RenderTheme
 ) -> Text:
     title = "result" if index == 0 else f"duplicate result {index} of {count - 1}"
-    state = _OUTCOME_STATE.get(result.outcome.value, State.FAILED)
+    state = OUTCOME_STATE.get(result.outcome, State.FAILED)
     text = heading(title, theme)
     text.append("  ")
     text.append(result.outcome.value, Style(color=theme.state_color(state), bold=True))
