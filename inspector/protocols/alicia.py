@@ -10,7 +10,7 @@ from inspector.protocols.alicia_decode import (
     trace_context,
     unpack,
 )
-from inspector.protocols.alicia_files import decode_line, read, redecode, sniff
+from inspector.protocols.alicia_files import decode_line, raw_record, read, redecode, sniff
 from inspector.protocols.alicia_wire import (
     DEFAULT_TIMEOUT_MS,
     MAX_PACKET_BYTES,
@@ -46,6 +46,7 @@ __all__ = [
     "error_message_for",
     "fill_template",
     "parse_time",
+    "raw_record",
     "read",
     "redecode",
     "sniff",

@@ -11,6 +11,14 @@ import msgpack
 
 from inspector.model.events import Event, Malformed, RawRef
 from inspector.protocols.alicia_decode import NAME, decode_object, decode_packet, reason_of, unpack
+from inspector.protocols.raw_record import (
+    NOTHING,
+    Packet,
+    RawRecord,
+    hex_packet_record,
+    json_document,
+    unpack_lenient,
+)
 
 _HEX_LINE = re.compile(rb"^(?:(\S+)\s+)?([0-9a-fA-F]+)\s*$")
 
@@ -128,3 +136,14 @@ def redecode(raw: RawRef) -> list[Event]:
     if raw.data is not None or raw.where.startswith("packet"):
         return decode_packet(data, where=raw.where, source=raw.source, raw=raw)
     return decode_line(data, raw)
+
+
+def raw_record(data: bytes) -> RawRecord:
+    """A hex line as its packet; a JSON line as JSON; anything else as a binary MessagePack packet."""
+    hex_record = hex_packet_record(data)
+    if hex_record is not None:
+        return hex_record
+    document = json_document(data)
+    if document is not NOTHING:
+        return RawRecord(document=document)
+    return RawRecord(packet=Packet(data, unpack_lenient(data)))

@@ -10,6 +10,7 @@ Then per packet: ``{"t": epoch seconds, "dir": "in"|"out", "participant", "topic
 from __future__ import annotations
 
 import base64
+import binascii
 import json
 import os
 import re
@@ -22,6 +23,7 @@ import orjson
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Result
 from inspector.protocols import FormatError, alicia
+from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
 
 NAME = "recording"
 DESCRIPTION = "inspector recording (.jsonl with a versioned header)"
@@ -293,3 +295,17 @@ def _text(value: Any) -> str:
 
 def redecode(raw: RawRef) -> list[Event]:
     return decode_line(raw.read(), raw)
+
+
+def raw_record(data: bytes) -> RawRecord:
+    """A recording line as JSON, with its packet (base64 ``raw``) decoded unless the line has ``decoded``."""
+    document = json_document(data)
+    if isinstance(document, dict) and isinstance(document.get("raw"), str):
+        try:
+            packet = base64.b64decode(document["raw"], validate=True)
+        except (binascii.Error, ValueError):
+            return RawRecord(document=document)
+        show = "decoded" not in document
+        value = unpack_lenient(packet) if show else NOTHING
+        return RawRecord(document=document, packet=Packet(packet, value, show_value=show))
+    return default(data)

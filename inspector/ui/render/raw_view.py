@@ -2,24 +2,19 @@
 
 from __future__ import annotations
 
-import base64
-import binascii
-import json
-import re
 from collections.abc import Sequence
-from typing import Any
 
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
 from inspector.model.events import RawRef
-from inspector.ui.render.json_view import MAX_PARSE_CHARS, render_json
+from inspector.protocols.raw_record import NOTHING, Packet, describe
+from inspector.ui.render.json_view import render_json
 from inspector.ui.render.parts import fields_line, heading, muted
 from inspector.ui.render.safe import DEFAULT_LIMITS, Limits, cut_marker, human_size, safe_text
 from inspector.ui.render.theme import RenderTheme
 
-_HEX_LINE = re.compile(rb"^(?:(\S+)\s+)?([0-9a-fA-F]+)\s*$")
 MAX_HEX_BYTES = 64 * 1024
 """Bytes shown in a hex dump before a marker."""
 
@@ -77,91 +72,28 @@ def _body(ref: RawRef, theme: RenderTheme, width: int, limits: Limits) -> list[R
         ]
     if not data:
         return [muted("(empty record)", theme)]
-    packet = _hex_packet(data) if ref.protocol in ("alicia", "") else None
-    if packet is not None:
-        return [muted("hex-encoded MessagePack", theme), *_msgpack_parts(packet, theme, width, limits)]
-    parsed = _json(data)
-    if parsed is not _NOT:
-        parts: list[RenderableType] = [render_json(parsed, theme, limits)]
-        packet = _recorded_packet(parsed)
-        if packet is not None:
-            parts += _msgpack_parts(packet, theme, width, limits, decoded="decoded" not in parsed)
-        return parts
-    if ref.protocol == "alicia":
-        return _msgpack_parts(data, theme, width, limits)
-    try:
-        return [safe_text(data.decode("utf-8"), limits=limits)]
-    except UnicodeDecodeError:
-        pass
-    decoded = _msgpack(data)
-    if decoded is not _NOT:
-        return _msgpack_parts(data, theme, width, limits, value=decoded)
-    return [muted("neither JSON, MessagePack nor UTF-8 text", theme), hex_dump(data, theme, width, limits)]
+    record = describe(data, ref.protocol)
+    parts: list[RenderableType] = [muted(record.note, theme)] if record.note else []
+    if record.document is not NOTHING:
+        parts.append(render_json(record.document, theme, limits))
+    elif record.text is not None:
+        parts.append(safe_text(record.text, limits=limits))
+    if record.packet is not None:
+        parts += _packet_parts(record.packet, theme, width, limits)
+    if record.unknown:
+        parts.append(hex_dump(data, theme, width, limits))
+    return parts
 
 
-def _hex_packet(data: bytes) -> bytes | None:
-    """The bytes of a hex line (``[label] 82a4...``), or None."""
-    match = _HEX_LINE.match(data.strip())
-    if not match or len(match.group(2)) % 2:
-        return None
-    try:
-        return binascii.unhexlify(match.group(2))
-    except (binascii.Error, ValueError):
-        return None
-
-
-_NOT: Any = object()
-
-
-def _json(data: bytes) -> Any:
-    stripped = data.strip()
-    if stripped[:1] not in (b"{", b"[") or len(stripped) > MAX_PARSE_CHARS:
-        return _NOT
-    try:
-        return json.loads(stripped)
-    except (ValueError, RecursionError):
-        return _NOT
-
-
-def _recorded_packet(record: Any) -> bytes | None:
-    """The packet bytes of an inspector recording line (base64 in ``raw``)."""
-    if not isinstance(record, dict) or not isinstance(record.get("raw"), str):
-        return None
-    try:
-        return base64.b64decode(record["raw"], validate=True)
-    except (binascii.Error, ValueError):
-        return None
-
-
-def _msgpack(data: bytes) -> Any:
-    import msgpack
-
-    try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="replace")
-    except msgpack.ExtraData as extra:
-        objects = [extra.unpacked]
-        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
-        unpacker.feed(extra.extra)
-        try:
-            objects.extend(unpacker)
-        except Exception:  # noqa: BLE001 - a bad tail: show what decoded
-            objects.append("… undecodable bytes after this")
-        return objects
-    except Exception:  # noqa: BLE001 - any decoder failure means "not MessagePack"
-        return _NOT
-
-
-def _msgpack_parts(
-    packet: bytes, theme: RenderTheme, width: int, limits: Limits, *, decoded: bool = True, value: Any = _NOT
-) -> list[RenderableType]:
+def _packet_parts(packet: Packet, theme: RenderTheme, width: int, limits: Limits) -> list[RenderableType]:
     parts: list[RenderableType] = []
-    if decoded:
-        value = _msgpack(packet) if value is _NOT else value
-        if value is _NOT:
+    if packet.show_value:
+        if packet.value is NOTHING:
             parts += [heading("MessagePack", theme), Text("could not be decoded", Style(color=theme.failed))]
         else:
-            parts += [heading("MessagePack, decoded", theme), render_json(value, theme, limits)]
-    parts += [heading("bytes", theme, human_size(len(packet))), hex_dump(packet, theme, width, limits)]
+            parts += [heading("MessagePack, decoded", theme), render_json(packet.value, theme, limits)]
+    data = packet.data
+    parts += [heading("bytes", theme, human_size(len(data))), hex_dump(data, theme, width, limits)]
     return parts
 
 
