@@ -51,6 +51,14 @@ KEYS: tuple[Key, ...] = (
     ),
     Key("fold", "h,left", "fold", "Fold / go to parent", "list"),
     Key("unfold", "l,right", "unfold", "Unfold", "list"),
+    # the timeline (when it has focus: + and - zoom there, and change the replay speed elsewhere)
+    Key("zoom-in", "plus,equals_sign,greater_than_sign", "zoom(2)", "Zoom in", "timeline", show=True),
+    Key("zoom-out", "minus,less_than_sign", "zoom(0.5)", "Zoom out", "timeline", show=True),
+    Key("pan-left", "shift+left,H", "pan(-1)", "Pan left", "timeline"),
+    Key("pan-right", "shift+right,L", "pan(1)", "Pan right", "timeline"),
+    Key("fit-all", "z", "fit", "Fit all", "timeline", show=True, tooltip="Show the whole session"),
+    Key("follow-now", "full_stop", "follow_now", "Follow now", "timeline", tooltip="Keep now at the right"),
+    Key("idle-gaps", "c", "toggle_gaps", "Collapse gaps", "timeline", tooltip="Collapse or expand idle gaps"),
     # the main screen
     Key(
         "filter",
@@ -100,6 +108,16 @@ KEYS: tuple[Key, ...] = (
     Key("step-next", "right_square_bracket", "step(1)", "Step", "main", show=True),
     Key("faster", "plus,equals_sign", "speed(1)", "Faster", "main", show=True),
     Key("slower", "minus", "speed(-1)", "Slower", "main"),
+    Key(
+        "timeline",
+        "w",
+        "toggle_timeline",
+        "Timeline",
+        "main",
+        show=True,
+        tooltip="Switch the main area between the list, the timeline and both",
+    ),
+    Key("figures", "s", "toggle_figures", "Figures", "main", tooltip="Per-tool figures for the filter"),
     Key("focus-detail", "tab", "focus_detail", "Detail", "main", tooltip="Move focus to the detail pane"),
     # the answer screen (ctrl+enter rarely reaches a terminal app: ctrl+j and alt+enter stand in)
     Key(
@@ -148,10 +166,17 @@ def bindings(scope: str) -> list[BindingType]:
 
 
 CALL_LIST_BINDINGS = bindings("list")
+TIMELINE_BINDINGS = bindings("timeline")
 MAIN_BINDINGS = bindings("main")
 APP_BINDINGS = bindings("app")
 
-SCOPE_TITLES = {"list": "Call list", "main": "Main screen", "answer": "Answer screen", "app": "Everywhere"}
+SCOPE_TITLES = {
+    "list": "Call list",
+    "timeline": "Timeline",
+    "main": "Main screen",
+    "answer": "Answer screen",
+    "app": "Everywhere",
+}
 
 
 def check_keymap(keymap: dict[str, object]) -> tuple[dict[str, str], list[str]]:

@@ -28,11 +28,14 @@ from inspector.ui.host import host_of
 from inspector.ui.loading import Opened, Progress, keep_payloads_for, read_all, read_into, source_labels
 from inspector.ui.replaying import ReplayControl
 from inspector.ui.screens.main_actions import MainActions
+from inspector.ui.screens.main_timeline import TimelineActions
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.detail import DetailPane
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import Status, StatusBar
+from inspector.ui.widgets.timeline import Timeline
+from inspector.ui.widgets.tool_panel import ToolFiguresPanel
 
 LOADING_SWITCH_INTERVAL = 0.0005
 """The interpreter's thread switch interval while a file loads in a thread (seconds)."""
@@ -80,7 +83,7 @@ class ReplayReady(Message, bubble=False):
         self.namespaces = namespaces
 
 
-class MainScreen(MainActions, Screen):
+class MainScreen(MainActions, TimelineActions, Screen):
     """Calls on top, the selected call below, then the replay bar, the status bar and the keys."""
 
     BINDINGS = keys.MAIN_BINDINGS
@@ -110,6 +113,8 @@ class MainScreen(MainActions, Screen):
         yield Input(placeholder=FILTER_HINT, id="filter")
         yield Static("", id="filter-error")
         yield CallList(self.view, sources=self.sources, id="calls")
+        yield Timeline(self.view, sources=self.sources, id="timeline")
+        yield ToolFiguresPanel(id="figures")
         yield ProgressBar(total=100, show_eta=False, id="loading")
         yield DetailPane(id="detail")
         yield PositionBar(id="position")

@@ -76,6 +76,12 @@ class CallList(ScrollView, can_focus=True):
             super().__init__()
             self.item = item
 
+    class RowsChanged(Message):
+        """The rows were rebuilt or grew (a view beside this one follows); one pending stands for many."""
+
+        def can_replace(self, message: Message) -> bool:
+            return isinstance(message, CallList.RowsChanged)
+
     def __init__(
         self,
         view: RowView,
@@ -96,6 +102,8 @@ class CallList(ScrollView, can_focus=True):
         self._layout: Layout | None = None
         self._painted: dict[int, tuple] = {}
         self._row_count = 0
+        self.rows_version = -1
+        """The view's version when this list last took its rows in."""
         self.fast_ticks = False
         """True when a visible countdown is in its last seconds (the app then ticks 4x a second)."""
 
@@ -146,7 +154,9 @@ class CallList(ScrollView, can_focus=True):
                 self._set_cursor(found if found is not None else min(self.cursor, max(0, count - 1)))
         elif count:
             self._set_cursor(min(self.cursor, count - 1))
+        self.rows_version = self.view.version
         self.refresh()
+        self.post_message(self.RowsChanged())
 
     def reset_cache(self) -> None:
         self._cache.clear()

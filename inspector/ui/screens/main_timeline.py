@@ -1,0 +1,87 @@
+"""The main screen's timeline hook: switch list / timeline / split, share the cursor, per-tool figures."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.timeline import Timeline
+from inspector.ui.widgets.tool_panel import ToolFiguresPanel
+
+if TYPE_CHECKING:
+    from inspector.ui.screens.main import MainScreen
+
+AREAS = ("list", "timeline", "split")
+"""What the main area shows, in the order the timeline key cycles through."""
+
+
+class TimelineActions:
+    """Mixed into MainScreen: the list and the timeline show one RowView and keep one selected call."""
+
+    area = "list"
+
+    def _views(self: MainScreen) -> tuple[CallList, Timeline] | None:
+        lists = [w for w in self.query(CallList) if not isinstance(w, Timeline)]
+        timelines = list(self.query(Timeline))
+        if not lists or not timelines:
+            return None
+        return lists[0], timelines[0]
+
+    def action_toggle_timeline(self: MainScreen) -> None:
+        """List -> timeline -> split (list over timeline) -> list; the selected call stays selected."""
+        views = self._views()
+        if views is None:
+            return
+        call_list, timeline = views
+        self.area = AREAS[(AREAS.index(self.area) + 1) % len(AREAS)]
+        self.set_class(self.area == "timeline", "-timeline")
+        self.set_class(self.area == "split", "-split")
+        source = timeline if timeline.has_focus else call_list
+        target = call_list if self.area == "list" else timeline
+        if target is not source:
+            if target.rows_version != target.view.version:
+                target.rows_changed()
+            index = target.view.index_of(source.item)
+            if index is not None:
+                target.move_to(index)
+        target.focus()
+
+    def action_toggle_figures(self: MainScreen) -> None:
+        self.toggle_class("-figures")
+        self._update_figures()
+
+    def _update_figures(self: MainScreen) -> None:
+        for panel in self.query(ToolFiguresPanel):
+            panel.show_view(self.view, self.now)
+
+    def on_mount(self: MainScreen) -> None:
+        self.watch(self.app, "now", self._timeline_tick, init=False)
+        views = self._views()
+        if views is not None:
+            views[1].now = self.now
+
+    def _timeline_tick(self: MainScreen, now: float) -> None:
+        views = self._views()
+        if views is not None:
+            views[1].now = now
+        if self.has_class("-figures"):
+            self._update_figures()
+
+    def on_call_list_rows_changed(self: MainScreen, message: CallList.RowsChanged) -> None:
+        views = self._views()
+        if views is None:
+            return
+        for view in views:
+            if view.rows_version != view.view.version:
+                view.rows_changed()
+        self._update_figures()
+
+    def on_call_list_highlighted(self: MainScreen, message: CallList.Highlighted) -> None:
+        views = self._views()
+        if views is None or message.item is None:
+            return
+        for view in views:
+            if view.item is not message.item:
+                index = view.view.index_of(message.item)
+                if index is not None:
+                    view.move_to(index)

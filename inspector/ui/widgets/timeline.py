@@ -1,0 +1,271 @@
+"""The timeline: one bar per row of the call list's view, on a zoomable time axis (line API, visible rows only)."""
+
+from __future__ import annotations
+
+from textual import events
+from textual.geometry import Region, Size
+from textual.strip import Strip
+
+from inspector.model import Call
+from inspector.timescale import Scale, idle_gaps
+from inspector.ui import keys
+from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
+from inspector.ui.widgets.rows import SOON, RowStyles
+from inspector.ui.widgets.timeline_rows import extents, item_span, label_width, render_axis, render_bar_row
+
+TIMELINE_STYLES = (
+    "tl-pending",
+    "tl-overdue",
+    "tl-succeeded",
+    "tl-failed",
+    "tl-timed_out",
+    "tl-canceled",
+    "tl-denied",
+    "tl-deadline",
+    "tl-mark",
+    "tl-gap",
+    "tl-now",
+    "tl-axis",
+    "tl-message",
+)
+
+IDLE_GAP = 60.0
+"""Seconds with no call running before the stretch is collapsed (when gaps are collapsed)."""
+
+FIT_NOW_WITHIN = 3600.0
+"""Fit all reaches to now when calls are running and now is at most this far past the last event (a
+finished file's never-answered calls do not squeeze the whole session into the left edge)."""
+
+ZOOM_STEP = 2.0
+PAN_FRACTION = 0.25
+
+
+class Timeline(CallList):
+    """The rows of a RowView as bars in time; shares the call list's cursor messages and keys.
+
+    The first line is the time axis; rows start on the second. ``mode`` is ``fit`` (the whole session
+    fits the width, refitted as calls come), ``follow`` (now stays near the right edge) or ``manual``.
+    """
+
+    COMPONENT_CLASSES = CallList.COMPONENT_CLASSES | {f"timeline--{name}" for name in TIMELINE_STYLES}
+    BINDINGS = keys.TIMELINE_BINDINGS
+    SCOPED_CSS = False
+
+    DEFAULT_CSS = """
+    Timeline { display: none; height: 1fr; background: $background; overflow-x: hidden; }
+    MainScreen.-timeline #calls { display: none; }
+    MainScreen.-timeline Timeline, MainScreen.-split Timeline { display: block; }
+    MainScreen.-detail-open Timeline { display: none; }
+    Timeline > .timeline--tl-pending { color: $call-pending; }
+    Timeline > .timeline--tl-overdue { color: $call-overdue; }
+    Timeline > .timeline--tl-succeeded { color: $call-succeeded; }
+    Timeline > .timeline--tl-failed { color: $call-failed; }
+    Timeline > .timeline--tl-timed_out { color: $call-timed-out; }
+    Timeline > .timeline--tl-canceled { color: $call-canceled; }
+    Timeline > .timeline--tl-denied { color: $call-denied; }
+    Timeline > .timeline--tl-deadline { color: $timeline-deadline; text-style: bold; }
+    Timeline > .timeline--tl-mark { color: $timeline-mark; text-style: bold; }
+    Timeline > .timeline--tl-gap { color: $timeline-gap; }
+    Timeline > .timeline--tl-now { color: $timeline-now; text-style: bold; }
+    Timeline > .timeline--tl-axis { color: $text-muted; }
+    Timeline > .timeline--tl-message { color: $text-muted; }
+    """
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.scale: Scale | None = None
+        self.origin = 0.0
+        self.mode = "fit"
+        self.collapse_gaps = True
+        self._scale_id = 0
+        self._extent_version: tuple[int, int] = (-1, -1)
+        self._extent: tuple[float, float] | None = None
+        self._gaps: tuple = ()
+        self._pending = False
+
+    # -- styles ----------------------------------------------------------------------------------
+    @property
+    def row_styles(self) -> RowStyles:
+        if self._styles is None:
+            styles = {
+                name: self.get_component_rich_style(f"call-list--{name}", partial=True)
+                for name in STYLE_NAMES
+            }
+            for name in TIMELINE_STYLES:
+                styles[name] = self.get_component_rich_style(f"timeline--{name}", partial=True)
+            styles["row"] = self.rich_style
+            self._styles = RowStyles(styles)
+        return self._styles
+
+    @property
+    def area(self) -> int:
+        """Cells of the time area."""
+        width = self.scrollable_content_region.width
+        return max(1, width - label_width(width) - 1)
+
+    # -- the scale -------------------------------------------------------------------------------
+    def _measure(self) -> None:
+        """The session's extent and idle gaps (recomputed when the rows change)."""
+        view = self.view
+        key = (view.version, len(view))
+        if key == self._extent_version:
+            return
+        self._extent_version = key
+        self._extent = extents(view.items, None)  # without the clock: a pending call counts at its start
+        if self._extent is not None:
+            self.origin = self._extent[0]
+        spans = (span for item in view.items if (span := item_span(item, None)) is not None)
+        self._gaps = tuple(idle_gaps(spans, IDLE_GAP))
+        self._pending = any(isinstance(item, Call) and not item.results for item in view.items)
+
+    def _gaps_shown(self) -> tuple:
+        return self._gaps if self.collapse_gaps else ()
+
+    def _set_scale(self, scale: Scale | None) -> None:
+        if scale != self.scale:
+            self.scale = scale
+            self._scale_id += 1
+            self.refresh()
+
+    def relayout(self) -> None:
+        """Fit or follow again (after rows, the clock or the size changed)."""
+        self._measure()
+        extent = self._extent
+        if extent is None:
+            self._set_scale(None)
+            return
+        now = self.now
+        last = extent[1]
+        if now is not None and self._pending and 0 < now - last <= FIT_NOW_WITHIN:
+            last = now  # a live session: the running calls grow towards the right edge
+        if self.mode == "fit" or self.scale is None:
+            self._set_scale(Scale.fit(extent[0], last, self.area - 2, self._gaps_shown()))
+        elif self.mode == "follow" and now is not None:
+            self._set_scale(self.scale.with_gaps(self._gaps_shown()).following(now, self.area))
+        elif self.scale.gaps != self._gaps_shown():
+            self._set_scale(self.scale.with_gaps(self._gaps_shown()))
+
+    # -- rows (the first line is the axis) ---------------------------------------------------------
+    def rows_changed(self, reset: bool = False) -> None:
+        super().rows_changed(reset)
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.view) + 1)
+        if self.display:
+            self.relayout()
+
+    def on_resize(self) -> None:
+        self.virtual_size = Size(self.scrollable_content_region.width, len(self.view) + 1)
+        self.relayout()
+        self._scroll_to_cursor()
+
+    def on_show(self) -> None:
+        self.rows_changed()
+
+    def _scroll_to_cursor(self) -> None:
+        height = self.scrollable_content_region.height - 1
+        top = round(self.scroll_y)
+        if self.cursor < top:
+            self.scroll_to(y=self.cursor, animate=False, immediate=True)
+        elif height > 0 and self.cursor >= top + height:
+            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
+
+    def _refresh_row(self, index: int) -> None:
+        y = index - round(self.scroll_y) + 1
+        if 1 <= y < self.size.height:
+            self.refresh(Region(0, y, self.size.width, 1))
+
+    def on_click(self, event: events.Click) -> None:
+        offset = event.get_content_offset(self)
+        if offset is None or offset.y == 0:
+            return
+        index = offset.y - 1 + round(self.scroll_y)
+        if 0 <= index < len(self.view):
+            self._set_cursor(index, scroll=False)
+            if event.chain >= 2:
+                self.action_select()
+
+    # -- time ------------------------------------------------------------------------------------
+    def watch_now(self, now: float | None) -> None:
+        """Pending bars grow and the now marker moves: redraw when a visible row is still running."""
+        if not self.display or self.scale is None:
+            self.fast_ticks = False
+            return
+        top = round(self.scroll_y)
+        items = self.view.items
+        running = fast = False
+        for index in range(top, min(len(items), top + self.size.height)):
+            item = items[index]
+            if isinstance(item, Call) and not item.results:
+                running = True
+                remaining = item.remaining(now) if now is not None else None
+                fast = fast or (remaining is not None and 0 < remaining <= SOON)
+        self.fast_ticks = fast
+        if running or self.mode != "manual":
+            self.relayout()
+            self.refresh()
+
+    # -- keys ------------------------------------------------------------------------------------
+    def action_zoom(self, factor: float) -> None:
+        if self.scale is not None:
+            self.mode = "manual"
+            self._set_scale(self.scale.zoomed(factor, self._anchor()))
+
+    def _anchor(self) -> float:
+        """Zoom around the selected call's start when it is on screen, else around the middle."""
+        span = item_span(self.item, self.now) if self.item is not None and self.scale is not None else None
+        if span is not None and self.scale is not None:
+            x = self.scale.x(span[0])
+            if 0 <= x < self.area:
+                return x
+        return self.area / 2
+
+    def action_pan(self, direction: float) -> None:
+        if self.scale is not None:
+            self.mode = "manual"
+            self._set_scale(self.scale.panned(direction * self.area * PAN_FRACTION))
+
+    def action_fit(self) -> None:
+        self.mode = "fit"
+        self.relayout()
+
+    def action_follow_now(self) -> None:
+        self.mode = "follow"
+        self.relayout()
+
+    def action_toggle_gaps(self) -> None:
+        self.collapse_gaps = not self.collapse_gaps
+        self.relayout()
+        self.refresh()
+
+    # -- rendering -------------------------------------------------------------------------------
+    def render_line(self, y: int) -> Strip:
+        width = self.scrollable_content_region.width
+        styles = self.row_styles
+        scale = self.scale
+        if y == 0:
+            if scale is None:
+                return Strip.blank(width, styles["row"])
+            return render_axis(width, scale, self.origin, styles, self.now)
+        index = y - 1 + round(self.scroll_y)
+        if scale is None or not 0 <= index < len(self.view):
+            return Strip.blank(width, styles["row"])
+        strip = self._bar_strip(index, width, scale, styles)
+        if index == self.cursor:
+            strip = strip.apply_style(styles["cursor" if self.has_focus else "cursor-blur"])
+        return strip
+
+    def _bar_strip(self, index: int, width: int, scale: Scale, styles: RowStyles) -> Strip:
+        view = self.view
+        item = view.items[index]
+        now = self.now
+        context = not view.is_match(index, now)
+        if isinstance(item, Call):
+            running = not item.results
+            volatile: tuple = (len(item.results), item.state(now), now if running else None)
+        else:
+            volatile = ()
+        key = (id(item), view.depths[index], width, context, self._scale_id, volatile)
+        strip = self._cache.get(key)
+        if strip is None:
+            strip = render_bar_row(item, view.depths[index], width, scale, styles, now, context=context)
+            self._cache[key] = strip
+        return strip

@@ -1,0 +1,152 @@
+"""One timeline row as a Strip: an indented label, then the call's bar on the time scale (eighth blocks)."""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable
+
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
+
+from inspector.model import Call, Malformed, OrphanResult
+from inspector.model.call import Item
+from inspector.textsafe import one_line
+from inspector.timescale import Scale, bar_cells, gap_cells, ticks
+from inspector.ui.widgets.rows import RowStyles, fit, item_ts
+
+LABEL_MAX = 28
+
+
+def label_width(width: int) -> int:
+    """Cells of the label column at a widget width (the rest is the time area, after one separator)."""
+    return max(8, min(LABEL_MAX, width // 4))
+
+
+def item_span(item: Item, now: float | None) -> tuple[float, float] | None:
+    """(start, end) in seconds of what the row draws: a call from request to result (or to now)."""
+    if isinstance(item, Call):
+        start = item.request.ts
+        if start is None or not math.isfinite(start):
+            return None
+        first = item.result
+        if first is not None and first.ts is not None and math.isfinite(first.ts):
+            return start, max(start, first.ts)
+        return start, max(start, now if now is not None else start)
+    ts = item_ts(item)
+    return (ts, ts) if ts is not None and math.isfinite(ts) else None
+
+
+def extents(items: Iterable[Item], now: float | None) -> tuple[float, float] | None:
+    """The first start and last end of all rows (None when no row has a time)."""
+    first, last = math.inf, -math.inf
+    for item in items:
+        span = item_span(item, now)
+        if span is not None:
+            first, last = min(first, span[0]), max(last, span[1])
+    return (first, last) if first <= last else None
+
+
+def _label(item: Item, depth: int, width: int, styles: RowStyles, context: bool) -> list[Segment]:
+    indent = "  " * min(depth, 6)
+    if isinstance(item, Call):
+        text, style = item.tool, styles["tool"]
+    elif isinstance(item, OrphanResult):
+        text, style = "orphan " + (item.result.tool or "?"), styles["orphan-text"]
+    elif isinstance(item, Malformed):
+        text, style = "malformed", styles["malformed-text"]
+    else:
+        text, style = item.kind, styles["message-text"]
+    if context:
+        style = styles["context"]
+    return [Segment(fit(indent + one_line(text, 80), width), style), Segment("│", styles["dim"])]
+
+
+def render_bar_row(
+    item: Item,
+    depth: int,
+    width: int,
+    scale: Scale,
+    styles: RowStyles,
+    now: float | None,
+    *,
+    context: bool = False,
+) -> Strip:
+    """Label, then the bar coloured by the call's state, its deadline marker and late/duplicate marks."""
+    base = styles["row"]
+    lw = label_width(width)
+    area = max(0, width - lw - 1)
+    cells: list[tuple[str, Style]] = [(" ", base)] * area
+    for x in gap_cells(scale, area):
+        for dx in range(min(3, area - x)):
+            cells[x + dx] = ("┊" if dx == 1 else " ", styles["tl-gap"])
+    span = item_span(item, now)
+    if span is not None:
+        _draw(cells, item, span, area, scale, styles, now)
+    segments = _label(item, depth, lw, styles, context)
+    segments += [Segment(char, style) for char, style in cells]
+    strip = Strip(Segment.simplify(segments))
+    if context:
+        strip = strip.apply_style(styles["context"])
+    return strip.adjust_cell_length(width, base)
+
+
+def _draw(
+    cells: list[tuple[str, Style]],
+    item: Item,
+    span: tuple[float, float],
+    area: int,
+    scale: Scale,
+    styles: RowStyles,
+    now: float | None,
+) -> None:
+    x0, x1 = scale.x(span[0]), scale.x(span[1])
+    if not isinstance(item, Call):
+        name = "orphan" if isinstance(item, OrphanResult) else "tl-message"
+        cell = math.floor(x0)
+        if 0 <= cell < area:
+            cells[cell] = ("◆" if isinstance(item, OrphanResult) else "·", styles[name])
+        return
+    state = item.state(now).value
+    colour = styles[f"tl-{state}"]
+    inverted = colour + Style(reverse=True)
+    for cell, char, flip in bar_cells(x0, x1, area):
+        cells[cell] = (char, inverted if flip else colour)
+    deadline = item.deadline
+    if deadline is not None and not item.results:
+        dx = math.floor(scale.x(deadline))
+        if 0 <= dx < area and cells[dx][0] == " ":
+            cells[dx] = ("┃", styles["tl-deadline"])
+    marks = ("!" if item.late else "") + (f"+{item.duplicates}" if item.duplicates else "")
+    if marks:
+        start = math.floor(x1) + 1
+        for offset, char in enumerate(marks):
+            if 0 <= start + offset < area:
+                cells[start + offset] = (char, styles["tl-mark"])
+
+
+def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now: float | None) -> Strip:
+    """The time axis: tick labels relative to ``origin``, collapsed gaps, and the ``now`` line."""
+    lw = label_width(width)
+    area = max(0, width - lw - 1)
+    chars = [" "] * area
+    kinds = ["axis"] * area
+    for x, label in ticks(scale, area, origin):
+        text = "╵" + label
+        if all(c == " " for c in chars[x : x + len(text) + 1]):
+            for offset, char in enumerate(text[: area - x]):
+                chars[x + offset] = char
+    for x in gap_cells(scale, area):
+        for offset, char in enumerate("≈idle"[: area - x]):
+            chars[x + offset], kinds[x + offset] = char, "tl-gap"
+    if now is not None:
+        x = math.floor(scale.x(now))
+        if 0 <= x < area:
+            chars[x], kinds[x] = "▼", "tl-now"
+    head = fit("time (from first call)", lw)
+    segments = [Segment(head, styles["dim"]), Segment("│", styles["dim"])]
+    segments += [
+        Segment(char, styles["tl-axis" if kind == "axis" else kind])
+        for char, kind in zip(chars, kinds, strict=True)
+    ]
+    return Strip(Segment.simplify(segments)).adjust_cell_length(width, styles["row"])

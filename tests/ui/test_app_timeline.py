@@ -1,0 +1,175 @@
+"""The timeline beside the list: switching, a shared cursor, zoom, pan, fit, follow, filter, figures."""
+
+from __future__ import annotations
+
+import time
+
+import pytest
+from screen_text import screen_text
+from ui_factories import file_app, make_app, sample_store
+
+from inspector.model import Call
+from inspector.ui.options import UiOptions
+from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.timeline import Timeline
+
+SNAP_SIZE = (110, 32)
+CLAUDE_TASKS = (
+    "../shared/corpus/claude/d-kimuson-claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"
+)
+
+
+@pytest.fixture(autouse=True)
+def utc(monkeypatch):
+    monkeypatch.setenv("TZ", "UTC")
+    time.tzset()
+    yield
+    monkeypatch.undo()
+    time.tzset()
+
+
+def parts(app) -> tuple[CallList, Timeline]:
+    call_list = next(w for w in app.screen.query(CallList) if not isinstance(w, Timeline))
+    return call_list, app.screen.query_one(Timeline)
+
+
+async def test_w_cycles_list_timeline_split_and_the_cursor_is_shared():
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        call_list, timeline = parts(app)
+        await pilot.press("j", "j")
+        selected = call_list.item
+        await pilot.press("w")
+        await pilot.pause()
+        assert timeline.display and not call_list.display and timeline.has_focus
+        assert timeline.item is selected and "time (from first call)" in screen_text(app)
+        await pilot.press("j")
+        await pilot.pause()
+        assert call_list.item is timeline.item is not selected  # the list follows the timeline
+        assert app.screen.detail.item is timeline.item
+        await pilot.press("w")
+        await pilot.pause()
+        assert timeline.display and call_list.display  # split
+        await pilot.press("w")
+        await pilot.pause()
+        assert call_list.display and not timeline.display and call_list.has_focus
+        assert call_list.item is timeline.item
+
+
+async def test_enter_in_the_timeline_opens_the_detail():
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("w", "j")
+        await pilot.pause()
+        await pilot.press("enter")
+        await pilot.pause()
+        assert app.screen.has_class("-detail-open")
+
+
+async def test_zoom_pan_fit_and_plus_is_still_the_replay_speed_in_the_list():
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        call_list, timeline = parts(app)
+        await pilot.press("plus")  # the list has focus: + is a screen key (replay speed), no zoom
+        await pilot.press("w")
+        await pilot.pause()
+        fitted = timeline.scale
+        await pilot.press("plus")
+        await pilot.pause()
+        assert timeline.mode == "manual" and timeline.scale.per_cell == pytest.approx(fitted.per_cell / 2)
+        await pilot.press("greater_than_sign", "minus", "less_than_sign")
+        await pilot.pause()
+        assert timeline.scale.per_cell == pytest.approx(fitted.per_cell)
+        start = timeline.scale.start
+        await pilot.press("L")
+        await pilot.pause()
+        assert timeline.scale.start > start
+        await pilot.press("H", "H")
+        await pilot.pause()
+        assert timeline.scale.start < start
+        await pilot.press("z")
+        await pilot.pause()
+        assert timeline.mode == "fit" and timeline.scale == fitted
+        await pilot.press("full_stop")
+        await pilot.pause()
+        assert timeline.mode == "follow"
+        assert timeline.scale.x(app.now) == pytest.approx(timeline.area * 0.9)
+
+
+async def test_the_filter_applies_to_the_timeline():
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        app.screen.apply_filter("tool:web_search")
+        await pilot.pause()
+        _, timeline = parts(app)
+        assert [item.tool for item in timeline.view.items if isinstance(item, Call)] == ["web_search"]
+        text = screen_text(app)
+        assert "web_search" in text and "get_weather" not in text.split("───")[0]
+
+
+async def test_pending_bars_grow_with_the_clock_and_turn_overdue():
+    store = sample_store()
+    app = make_app(store)
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        _, timeline = parts(app)
+        index = next(
+            i for i, item in enumerate(timeline.view.items) if getattr(item, "call_id", "") == "wait1"
+        )
+        call = timeline.view.items[index]
+        before = timeline._bar_strip(index, 110, timeline.scale, timeline.row_styles)
+        store.clock.advance(60)
+        app.tick()
+        await pilot.pause()
+        after = timeline._bar_strip(index, 110, timeline.scale, timeline.row_styles)
+        assert call.state(app.now).value == "overdue"
+        bar_style = timeline.row_styles["tl-overdue"]
+        assert any(seg.style == bar_style for seg in after if set(seg.text) & set("█▏▎▍▌▋▊▉"))
+        assert before.text != after.text
+
+
+async def test_figures_panel_follows_the_filter():
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("s")
+        await pilot.pause()
+        assert "calls fail" in screen_text(app) and "get_weather" in screen_text(app)
+        app.screen.apply_filter("tool:web_search")
+        await pilot.pause()
+        text = screen_text(app)
+        assert "filter tool:web_search" in text
+
+
+def theme(name: str) -> UiOptions:
+    return UiOptions(theme_dirs=[], theme=name)
+
+
+def timeline_view(*keys: str):
+    async def run_before(pilot) -> None:
+        await pilot.pause()
+        await pilot.press("w", *keys)
+        await pilot.pause()
+
+    return run_before
+
+
+def test_snapshot_live_pending_countdowns_dark(snap_compare):
+    assert snap_compare(make_app(sample_store()), terminal_size=SNAP_SIZE, run_before=timeline_view("j"))
+
+
+def test_snapshot_zoomed_in_light(snap_compare):
+    app = make_app(sample_store(), options=theme("light"))
+    assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view("j", "j", "j", "plus", "plus"))
+
+
+def test_snapshot_claude_code_parallel_subagents_light(snap_compare):
+    app = file_app([CLAUDE_TASKS], theme="light")
+    assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view())
