@@ -21,6 +21,7 @@ class InspectorCommands(Provider):
         from inspector.ui.app import InspectorApp
         from inspector.ui.screens.main import MainScreen
         from inspector.ui.widgets.call_list import CallList
+        from inspector.ui.widgets.timeline import Timeline
 
         screen = self.screen
         app = self.app
@@ -31,10 +32,13 @@ class InspectorCommands(Provider):
             if key.scope == "app":
                 target = self.app
                 action = key.action.removeprefix("app.")
-            elif not on_main or key.scope not in ("main", "list"):
+            elif not on_main or key.scope not in ("main", "list", "timeline"):
                 continue
             elif key.scope == "list":
                 target = screen.query_one(CallList)
+                action = key.action
+            elif key.scope == "timeline":
+                target = screen.query_one(Timeline)  # zoom, pan, fit... (w shows it)
                 action = key.action
             else:
                 target = screen

@@ -218,7 +218,8 @@ async def test_the_palette_offers_every_key_action_of_the_main_screen():
         wanted = {
             key.description
             for key in keys.KEYS
-            if key.scope in ("main", "list", "app") and keys.action_name(key.action) not in keys.MODE_ACTIONS
+            if key.scope in ("main", "list", "timeline", "app")
+            and keys.action_name(key.action) not in keys.MODE_ACTIONS
         }
         assert wanted <= names
         assert "Play/pause" not in names  # not a replay

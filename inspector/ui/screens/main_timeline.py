@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.timeline import Timeline
@@ -20,22 +20,28 @@ class TimelineActions:
 
     area = "list"
 
-    def _views(self: MainScreen) -> tuple[CallList, Timeline] | None:
-        lists = [w for w in self.query(CallList) if not isinstance(w, Timeline)]
-        timelines = list(self.query(Timeline))
+    @property
+    def _screen(self) -> MainScreen:
+        return cast("MainScreen", self)
+
+    def _views(self) -> tuple[CallList, Timeline] | None:
+        screen = self._screen
+        lists = [w for w in screen.query(CallList) if not isinstance(w, Timeline)]
+        timelines = list(screen.query(Timeline))
         if not lists or not timelines:
             return None
         return lists[0], timelines[0]
 
-    def action_toggle_timeline(self: MainScreen) -> None:
+    def action_toggle_timeline(self) -> None:
         """List -> timeline -> split (list over timeline) -> list; the selected call stays selected."""
+        screen = self._screen
         views = self._views()
         if views is None:
             return
         call_list, timeline = views
         self.area = AREAS[(AREAS.index(self.area) + 1) % len(AREAS)]
-        self.set_class(self.area == "timeline", "-timeline")
-        self.set_class(self.area == "split", "-split")
+        screen.set_class(self.area == "timeline", "-timeline")
+        screen.set_class(self.area == "split", "-split")
         source = timeline if timeline.has_focus else call_list
         target = call_list if self.area == "list" else timeline
         if target is not source:
@@ -46,28 +52,30 @@ class TimelineActions:
                 target.move_to(index)
         target.focus()
 
-    def action_toggle_figures(self: MainScreen) -> None:
-        self.toggle_class("-figures")
+    def action_toggle_figures(self) -> None:
+        self._screen.toggle_class("-figures")
         self._update_figures()
 
-    def _update_figures(self: MainScreen) -> None:
-        for panel in self.query(ToolFiguresPanel):
-            panel.show_view(self.view, self.now)
+    def _update_figures(self) -> None:
+        screen = self._screen
+        for panel in screen.query(ToolFiguresPanel):
+            panel.show_view(screen.view, screen.now)
 
-    def on_mount(self: MainScreen) -> None:
-        self.watch(self.app, "now", self._timeline_tick, init=False)
+    def on_mount(self) -> None:
+        screen = self._screen
+        screen.watch(screen.app, "now", self._timeline_tick, init=False)
         views = self._views()
         if views is not None:
-            views[1].now = self.now
+            views[1].now = screen.now
 
-    def _timeline_tick(self: MainScreen, now: float) -> None:
+    def _timeline_tick(self, now: float) -> None:
         views = self._views()
         if views is not None:
             views[1].now = now
-        if self.has_class("-figures"):
+        if self._screen.has_class("-figures"):
             self._update_figures()
 
-    def on_call_list_rows_changed(self: MainScreen, message: CallList.RowsChanged) -> None:
+    def on_call_list_rows_changed(self, message: CallList.RowsChanged) -> None:
         views = self._views()
         if views is None:
             return
@@ -76,7 +84,7 @@ class TimelineActions:
                 view.rows_changed()
         self._update_figures()
 
-    def on_call_list_highlighted(self: MainScreen, message: CallList.Highlighted) -> None:
+    def on_call_list_highlighted(self, message: CallList.Highlighted) -> None:
         views = self._views()
         if views is None or message.item is None:
             return

@@ -7,8 +7,9 @@ from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from inspector.model import Call
-from inspector.timescale import Scale, idle_gaps
+from inspector.timescale import Gap, Scale, idle_gaps
 from inspector.ui import keys
+from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
 from inspector.ui.widgets.rows import SOON, RowStyles
 from inspector.ui.widgets.timeline_rows import extents, item_span, label_width, render_axis, render_bar_row
@@ -71,8 +72,16 @@ class Timeline(CallList):
     Timeline > .timeline--tl-message { color: $text-muted; }
     """
 
-    def __init__(self, *args, **kwargs) -> None:
-        super().__init__(*args, **kwargs)
+    def __init__(
+        self,
+        view: RowView,
+        *,
+        sources: dict[str, str] | None = None,
+        name: str | None = None,
+        id: str | None = None,
+        classes: str | None = None,
+    ) -> None:
+        super().__init__(view, sources=sources, name=name, id=id, classes=classes)
         self.scale: Scale | None = None
         self.origin = 0.0
         self.mode = "fit"
@@ -80,7 +89,7 @@ class Timeline(CallList):
         self._scale_id = 0
         self._extent_version: tuple[int, int] = (-1, -1)
         self._extent: tuple[float, float] | None = None
-        self._gaps: tuple = ()
+        self._gaps: tuple[Gap, ...] = ()
         self._pending = False
 
     # -- styles ----------------------------------------------------------------------------------
@@ -118,7 +127,7 @@ class Timeline(CallList):
         self._gaps = tuple(idle_gaps(spans, IDLE_GAP))
         self._pending = any(isinstance(item, Call) and not item.results for item in view.items)
 
-    def _gaps_shown(self) -> tuple:
+    def _gaps_shown(self) -> tuple[Gap, ...]:
         return self._gaps if self.collapse_gaps else ()
 
     def _set_scale(self, scale: Scale | None) -> None:
