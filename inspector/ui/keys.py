@@ -172,8 +172,8 @@ APP_BINDINGS = bindings("app")
 
 SCOPE_TITLES = {
     "list": "Call list",
-    "timeline": "Timeline",
     "main": "Main screen",
+    "timeline": "Timeline",
     "answer": "Answer screen",
     "app": "Everywhere",
 }
