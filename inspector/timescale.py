@@ -7,8 +7,8 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
-GAP_CELLS = 3
-"""Cells a collapsed idle gap takes on screen."""
+GAP_CELLS = 5
+"""Cells a collapsed idle gap takes on screen (room for its length: ``≈17m``)."""
 
 LEFT_EIGHTHS = " ▏▎▍▌▋▊▉█"
 """``LEFT_EIGHTHS[n]`` fills the left n eighths of a cell."""
@@ -195,16 +195,24 @@ def ticks(scale: Scale, width: int, origin: float, min_cells: int = 10) -> list[
     return found
 
 
-def gap_cells(scale: Scale, width: int) -> list[int]:
-    """The first cell of each collapsed gap on screen."""
+def gap_cells(scale: Scale, width: int) -> list[tuple[int, Gap]]:
+    """(first cell, gap) of each collapsed gap on screen."""
     cells = []
     for gap in scale.gaps:
         if (gap.end - gap.start) <= GAP_CELLS * scale.per_cell:
             continue
         x = math.floor(scale.x(gap.start))
         if 0 <= x < width:
-            cells.append(x)
+            cells.append((x, gap))
     return cells
+
+
+def gap_label(seconds: float) -> str:
+    """How long a collapsed gap lasted, in at most five cells: ``≈45s``, ``≈17m``, ``≈2h``, ``≈3d``."""
+    for unit, size in (("s", 1), ("m", 60), ("h", 3600)):
+        if seconds < size * 59.5:
+            return f"≈{round(seconds / size)}{unit}"
+    return f"≈{min(999, round(seconds / 86400))}d" if seconds >= 86400 else f"≈{round(seconds / 3600)}h"
 
 
 # -- bars ---------------------------------------------------------------------------------------

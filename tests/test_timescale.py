@@ -17,7 +17,7 @@ def test_idle_gaps_only_where_nothing_runs():
 def test_scale_maps_time_and_back_and_squeezes_gaps():
     scale = Scale(0.0, 1.0, (Gap(10, 3610),))
     assert scale.x(5) == pytest.approx(5)
-    assert scale.x(3610) == pytest.approx(10 + GAP_CELLS)  # an hour away takes three cells
+    assert scale.x(3610) == pytest.approx(10 + GAP_CELLS)  # an hour away takes GAP_CELLS cells
     assert scale.x(3620) == pytest.approx(20 + GAP_CELLS)
     assert scale.time_at(scale.x(3615)) == pytest.approx(3615, abs=1e-6)
     assert scale.in_gap(100) and not scale.in_gap(5)

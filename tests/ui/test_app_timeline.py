@@ -3,20 +3,24 @@
 from __future__ import annotations
 
 import time
+from pathlib import Path
 
 import pytest
 from screen_text import screen_text
-from ui_factories import file_app, make_app, sample_store
+from ui_factories import T0, file_app, make_app, sample_store
 
-from inspector.model import Call
+from inspector.config import Config
+from inspector.model import Call, FakeClock
 from inspector.ui.options import UiOptions
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.timeline import Timeline
 
 SNAP_SIZE = (110, 32)
-CLAUDE_TASKS = (
-    "../shared/corpus/claude/d-kimuson-claude-code-viewer/5c0375b4-57a5-4f26-b12d-d022ee4e51b7.jsonl"
-)
+DEMO = Path(__file__).resolve().parents[2] / "sample_sessions" / "demo.recording.jsonl"
+CLAUDE_TEAM = "../shared/corpus/claude/daaain-real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"
+"""Three subagents (alice, bob, carol) started within 22 s of each other, each minutes long, then idle gaps."""
+TEAM_KEYS = ("j",) * 15 + ("h", "j", "h", "j", "j", "j", "j")
+"""From the first row: the first two Agents folded, the third open, the cursor on its third call."""
 
 
 @pytest.fixture(autouse=True)
@@ -148,6 +152,46 @@ async def test_figures_panel_follows_the_filter():
         assert "filter tool:web_search" in text
 
 
+async def test_the_timeline_key_is_remappable():
+    app = make_app(sample_store(), config=Config(keys={"timeline": "v"}))
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        call_list, timeline = parts(app)
+        await pilot.press("w")
+        await pilot.pause()
+        assert not timeline.display
+        await pilot.press("v")
+        await pilot.pause()
+        assert timeline.display and not call_list.display
+
+
+async def test_in_a_replay_the_timeline_follows_the_replay_clock():
+    clock = FakeClock(T0)
+    app = file_app([DEMO], clock=clock, replay=True)
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if app.screen.replay is not None:
+                break
+        control = app.screen.replay
+        await pilot.press("w")
+        clock.advance(5)
+        for _ in range(100):
+            await pilot.pause(0.02)
+            if len(parts(app)[1].view):
+                break
+        await pilot.press("space")  # pause: the replay clock stands still
+        app.tick()
+        await pilot.pause()
+        _, timeline = parts(app)
+        assert timeline.now == control.clock.now() == app.now
+        extent = timeline._extent
+        assert extent is not None and timeline.scale is not None
+        assert extent[0] <= timeline.now  # the replay's present, not the wall clock's
+        assert 0 <= timeline.scale.x(timeline.now) <= timeline.area  # fit all keeps the replay's now in view
+        assert "▼" in screen_text(app).splitlines()[0]
+
+
 def theme(name: str) -> UiOptions:
     return UiOptions(theme_dirs=[], theme=name)
 
@@ -161,15 +205,16 @@ def timeline_view(*keys: str):
     return run_before
 
 
-def test_snapshot_live_pending_countdowns_dark(snap_compare):
-    assert snap_compare(make_app(sample_store()), terminal_size=SNAP_SIZE, run_before=timeline_view("j"))
-
-
 def test_snapshot_zoomed_in_light(snap_compare):
     app = make_app(sample_store(), options=theme("light"))
     assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view("j", "j", "j", "plus", "plus"))
 
 
 def test_snapshot_claude_code_parallel_subagents_light(snap_compare):
-    app = file_app([CLAUDE_TASKS], theme="light")
-    assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view())
+    app = file_app([CLAUDE_TEAM], theme="light")
+    assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view(*TEAM_KEYS))
+
+
+def test_snapshot_claude_code_parallel_subagents_dark(snap_compare):
+    app = file_app([CLAUDE_TEAM], theme="dark")
+    assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view(*TEAM_KEYS))

@@ -47,9 +47,7 @@ class TimelineActions:
         if target is not source:
             if target.rows_version != target.view.version:
                 target.rows_changed()
-            index = target.view.index_of(source.item)
-            if index is not None:
-                target.move_to(index)
+            target.sync_cursor(source.item)
         target.focus()
 
     def action_toggle_figures(self) -> None:
@@ -85,11 +83,10 @@ class TimelineActions:
         self._update_figures()
 
     def on_call_list_highlighted(self, message: CallList.Highlighted) -> None:
+        """One cursor: the other view moves to the same call silently (no message back, no ping-pong)."""
         views = self._views()
         if views is None or message.item is None:
             return
         for view in views:
             if view.item is not message.item:
-                index = view.view.index_of(message.item)
-                if index is not None:
-                    view.move_to(index)
+                view.sync_cursor(message.item)

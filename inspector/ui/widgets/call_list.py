@@ -186,6 +186,13 @@ class CallList(ScrollView, can_focus=True):
         """Put the cursor on row ``index`` (clamped) and show it."""
         self._set_cursor(index)
 
+    def sync_cursor(self, item: Item | None) -> None:
+        """Put the cursor on ``item`` without a Highlighted message (a view beside this one moved there)."""
+        index = self.view.index_of(item)
+        if index is not None:
+            self._cursor_item = item
+            self._set_cursor(index)
+
     def _scroll_to_cursor(self) -> None:
         height = self.scrollable_content_region.height
         top = round(self.scroll_y)

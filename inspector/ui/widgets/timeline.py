@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import bisect
+
 from textual import events
 from textual.geometry import Region, Size
 from textual.strip import Strip
@@ -91,6 +93,8 @@ class Timeline(CallList):
         self._extent: tuple[float, float] | None = None
         self._gaps: tuple[Gap, ...] = ()
         self._pending = False
+        self._deadlines: list[float] = []
+        """Deadlines of the running calls, sorted (fit all shows the next one to pass)."""
 
     # -- styles ----------------------------------------------------------------------------------
     @property
@@ -125,7 +129,15 @@ class Timeline(CallList):
             self.origin = self._extent[0]
         spans = (span for item in view.items if (span := item_span(item, None)) is not None)
         self._gaps = tuple(idle_gaps(spans, IDLE_GAP))
-        self._pending = any(isinstance(item, Call) and not item.results for item in view.items)
+        deadlines = [
+            item.deadline
+            for item in view.items
+            if isinstance(item, Call) and not item.results and item.deadline is not None
+        ]
+        self._pending = bool(deadlines) or any(
+            isinstance(item, Call) and not item.results for item in view.items
+        )
+        self._deadlines = sorted(deadlines)
 
     def _gaps_shown(self) -> tuple[Gap, ...]:
         return self._gaps if self.collapse_gaps else ()
@@ -145,8 +157,12 @@ class Timeline(CallList):
             return
         now = self.now
         last = extent[1]
-        if now is not None and self._pending and 0 < now - last <= FIT_NOW_WITHIN:
-            last = now  # a live session: the running calls grow towards the right edge
+        if now is not None and 0 < now - last <= FIT_NOW_WITHIN:
+            last = now  # a live session or a replay: the present is at the right edge
+        if now is not None and self._deadlines:
+            upcoming = bisect.bisect_right(self._deadlines, now)
+            if upcoming < len(self._deadlines) and self._deadlines[upcoming] - last <= FIT_NOW_WITHIN:
+                last = max(last, self._deadlines[upcoming])  # the next call to time out shows its marker
         if self.mode == "fit" or self.scale is None:
             self._set_scale(Scale.fit(extent[0], last, self.area - 2, self._gaps_shown()))
         elif self.mode == "follow" and now is not None:
@@ -272,9 +288,11 @@ class Timeline(CallList):
             volatile: tuple = (len(item.results), item.state(now), now if running else None)
         else:
             volatile = ()
-        key = (id(item), view.depths[index], width, context, self._scale_id, volatile)
+        folded = isinstance(item, Call) and item in view.folded
+        key = (id(item), view.depths[index], width, context, folded, self._scale_id, volatile)
         strip = self._cache.get(key)
         if strip is None:
-            strip = render_bar_row(item, view.depths[index], width, scale, styles, now, context=context)
+            depth = view.depths[index]
+            strip = render_bar_row(item, depth, width, scale, styles, now, context=context, folded=folded)
             self._cache[key] = strip
         return strip

@@ -12,8 +12,8 @@ from textual.strip import Strip
 from inspector.model import Call, Malformed, OrphanResult
 from inspector.model.call import Item
 from inspector.textsafe import one_line
-from inspector.timescale import Scale, bar_cells, gap_cells, ticks
-from inspector.ui.widgets.rows import RowStyles, fit, item_ts
+from inspector.timescale import GAP_CELLS, Scale, bar_cells, gap_cells, gap_label, ticks
+from inspector.ui.widgets.rows import RowStyles, fit, item_ts, timing
 
 LABEL_MAX = 28
 
@@ -47,19 +47,32 @@ def extents(items: Iterable[Item], now: float | None) -> tuple[float, float] | N
     return (first, last) if first <= last else None
 
 
-def _label(item: Item, depth: int, width: int, styles: RowStyles, context: bool) -> list[Segment]:
+def _label(
+    item: Item, depth: int, width: int, styles: RowStyles, context: bool, now: float | None, folded: bool
+) -> list[Segment]:
+    """The indented tool (or row kind), then its time right-aligned: a countdown while pending, else the latency."""
     indent = "  " * min(depth, 6)
     if isinstance(item, Call):
         text, style = item.tool, styles["tool"]
+        if item.children:
+            text = ("▸ " if folded else "▾ ") + text
     elif isinstance(item, OrphanResult):
         text, style = "orphan " + (item.result.tool or "?"), styles["orphan-text"]
     elif isinstance(item, Malformed):
         text, style = "malformed", styles["malformed-text"]
     else:
         text, style = item.kind, styles["message-text"]
+    when, when_name = timing(item, now)
+    if len(when) + 4 > width:
+        when = ""
+    when_style = styles[when_name]
     if context:
-        style = styles["context"]
-    return [Segment(fit(indent + one_line(text, 80), width), style), Segment("│", styles["dim"])]
+        style = when_style = styles["context"]
+    name_width = width - len(when) - (1 if when else 0)
+    segments = [Segment(fit(indent + one_line(text, 80), name_width), style)]
+    if when:
+        segments += [Segment(" ", styles["row"]), Segment(when, when_style)]
+    return segments + [Segment("│", styles["dim"])]
 
 
 def render_bar_row(
@@ -71,19 +84,20 @@ def render_bar_row(
     now: float | None,
     *,
     context: bool = False,
+    folded: bool = False,
 ) -> Strip:
     """Label, then the bar coloured by the call's state, its deadline marker and late/duplicate marks."""
     base = styles["row"]
     lw = label_width(width)
     area = max(0, width - lw - 1)
     cells: list[tuple[str, Style]] = [(" ", base)] * area
-    for x in gap_cells(scale, area):
-        for dx in range(min(3, area - x)):
-            cells[x + dx] = ("┊" if dx == 1 else " ", styles["tl-gap"])
+    for x, _ in gap_cells(scale, area):
+        for dx in range(min(GAP_CELLS, area - x)):
+            cells[x + dx] = ("┊" if dx == GAP_CELLS // 2 else " ", styles["tl-gap"])
     span = item_span(item, now)
     if span is not None:
         _draw(cells, item, span, area, scale, styles, now)
-    segments = _label(item, depth, lw, styles, context)
+    segments = _label(item, depth, lw, styles, context, now, folded)
     segments += [Segment(char, style) for char, style in cells]
     strip = Strip(Segment.simplify(segments))
     if context:
@@ -115,8 +129,12 @@ def _draw(
     deadline = item.deadline
     if deadline is not None and not item.results:
         dx = math.floor(scale.x(deadline))
+        if dx >= area:
+            dx, mark = area - 1, "▸"  # beyond the right edge: say it is further on
+        else:
+            mark = "┃"
         if 0 <= dx < area and cells[dx][0] == " ":
-            cells[dx] = ("┃", styles["tl-deadline"])
+            cells[dx] = (mark, styles["tl-deadline"])
     marks = ("!" if item.late else "") + (f"+{item.duplicates}" if item.duplicates else "")
     if marks:
         start = math.floor(x1) + 1
@@ -131,14 +149,16 @@ def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now:
     area = max(0, width - lw - 1)
     chars = [" "] * area
     kinds = ["axis"] * area
+    for x, gap in gap_cells(scale, area):  # first: a tick label never hides a gap
+        text = gap_label(gap.end - gap.start).ljust(GAP_CELLS)[:GAP_CELLS]
+        for offset, char in enumerate(text[: area - x]):
+            chars[x + offset], kinds[x + offset] = char, "tl-gap"
     for x, label in ticks(scale, area, origin):
         text = "╵" + label
-        if all(c == " " for c in chars[x : x + len(text) + 1]):
+        end = x + len(text) + 1
+        if all(c == " " and kind == "axis" for c, kind in zip(chars[x:end], kinds[x:end], strict=True)):
             for offset, char in enumerate(text[: area - x]):
                 chars[x + offset] = char
-    for x in gap_cells(scale, area):
-        for offset, char in enumerate("≈idle"[: area - x]):
-            chars[x + offset], kinds[x + offset] = char, "tl-gap"
     if now is not None:
         x = math.floor(scale.x(now))
         if 0 <= x < area:
