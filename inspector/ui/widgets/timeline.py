@@ -11,9 +11,9 @@ from textual.strip import Strip
 from inspector.model import Call
 from inspector.timescale import Gap, Scale, idle_gaps
 from inspector.ui import keys
+from inspector.ui.render.rows import SOON, RowStyles
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
-from inspector.ui.widgets.rows import SOON, RowStyles
 from inspector.ui.widgets.timeline_rows import extents, item_span, label_width, render_axis, render_bar_row
 
 TIMELINE_STYLES = (

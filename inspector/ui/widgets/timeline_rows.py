@@ -13,7 +13,7 @@ from inspector.model import Call, Malformed, OrphanResult
 from inspector.model.call import Item
 from inspector.textsafe import one_line
 from inspector.timescale import GAP_CELLS, Scale, bar_cells, gap_cells, gap_label, ticks
-from inspector.ui.widgets.rows import RowStyles, fit, item_ts, timing
+from inspector.ui.render.rows import RowStyles, fit, item_ts, timing
 
 LABEL_MAX = 28
 
