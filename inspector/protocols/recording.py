@@ -241,6 +241,8 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         kind = _text(record.get("kind")) or "event"
         text = _text(record.get("text"))
         return [Message(kind=kind, text=text, ts=ts, raw=raw, extra={"dir": "event"})]
+    if direction == "relay":
+        return []  # a hub passing on bytes already recorded as received (sources/alicia_hub.py)
     participant = _text(record.get("participant"))
     topic = _text(record.get("topic")) or None
     reliable = record.get("reliable") is not False

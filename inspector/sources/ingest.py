@@ -31,6 +31,7 @@ class PacketIngest:
         self.count = 0
         self.record_error = ""
         self.on_record_error: Callable[[str], None] | None = None
+        self.on_event: Callable[[Event], None] | None = None  # sees each event before it is threaded
 
     def packet(
         self,
@@ -90,7 +91,10 @@ class PacketIngest:
                 if self.on_record_error is not None:
                     self.on_record_error(self.record_error)
         ingest = self.store.ingest
+        adjust = self.on_event
         for event in events:
+            if adjust is not None:
+                adjust(event)
             if isinstance(event, Result):
                 event.extra["dir"] = direction
                 if answered_by:

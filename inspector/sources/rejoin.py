@@ -19,7 +19,13 @@ if TYPE_CHECKING:
 
 FIRST_DELAY = 0.5
 MAX_DELAY = 10.0
-_FINAL = ("refused the access token", "is not a LiveKit URL", "not a JWT")
+_FINAL = (
+    "refused the access token",
+    "is not a LiveKit URL",
+    "not a JWT",
+    "refused the agent secret",  # sources/alicia_hub.py
+    "isn't a valid URI",  # websockets on a malformed hub URL
+)
 
 
 @dataclass

@@ -1,0 +1,298 @@
+"""Alicia's WebSocket hub as a live source: watch it as a monitor, or stand in for its assistant.
+
+Monitor: every frame arrives wrapped as ``{src, dst, data}`` and is threaded with ``src → dst`` as its
+sender. The hub copies each frame it receives to the monitors, and again each time it passes the same
+bytes on (agent → server, then server → client; an assistant's heartbeat and result again as
+``assistant → monitor``: longregen/alicia ``api/server/ws.go``). Such a relay is recorded (``dir:
+"relay"``, with its bytes) and counted, but not threaded again, so a request is not its own duplicate.
+
+Assistant: registers the tools, heartbeats, receives ToolUseRequests (``execution: "client"``, no timeout
+field) and answers them with ToolUseResults the bridge matches by ``requestId``. The countdown is
+``tool_timeout`` (default 30 s: the bridge's own wait, ``mcp/assistant/bridge.go`` ToolTimeout).
+The secret goes in the ``Authorization`` header only; it is never recorded, shown or put in a message.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from collections import OrderedDict
+from typing import Any
+
+import msgpack
+
+from inspector.answer import compose
+from inspector.answer.stanzas import StanzaCounter
+from inspector.model import Call, CallStore, Request
+from inspector.model.events import Event
+from inspector.protocols import alicia_hub as hub
+from inspector.protocols.recording import RecordingWriter
+from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
+from inspector.sources.livekit_room import safe_url
+
+REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry this
+MAX_FRAME = 1 << 24  # the hub sets no read limit (gorilla's default); a sanity cap for a person's answer
+
+
+class HubSource(PacketSource):
+    """One connection to the hub in the ``monitor`` or ``assistant`` role."""
+
+    name = "alicia-hub"
+    is_live = True
+
+    def __init__(
+        self,
+        url: str,
+        store: CallStore,
+        writer: RecordingWriter | None = None,
+        *,
+        role: str = "monitor",
+        secret: str = "",
+        tools: list[dict[str, Any]] | None = None,
+        tool_timeout: float = hub.TOOL_TIMEOUT,
+        heartbeat_every: float = hub.HEARTBEAT_EVERY,
+        connect_timeout: float = 10.0,
+    ) -> None:
+        identity = "assistant" if role == "assistant" else "monitor"
+        super().__init__(store, writer, identity=identity, answering=role == "assistant")
+        self.url = url
+        self.display_url = safe_url(url)
+        self.role = role
+        self._secret = secret
+        self.tools = list(tools or [])
+        self.tool_timeout_ms = max(1, int(tool_timeout * 1000))
+        self.heartbeat_every = heartbeat_every
+        self.connect_timeout = connect_timeout
+        self.stanzas = StanzaCounter(store.clock.now, persist=False)  # hub envelopes carry no stanzaId
+        self.ingest.on_event = self._adjust
+        self.relays = 0  # frames the hub passed on unchanged (see _relay)
+        self.lost: asyncio.Event | None = None
+        self.give_up_after: float | None = None
+        self._conn: Any = None
+        self._tasks: list[asyncio.Task[None]] = []
+        self._recent: OrderedDict[bytes, None] = OrderedDict()
+        self._stopping = False
+        self._set_state(room=self.display_url)
+
+    @property
+    def label(self) -> str:
+        return f"hub {self.role} {self.display_url}"
+
+    # -- lifecycle -----------------------------------------------------------------------
+    async def start(self) -> None:
+        """Connect, subscribe (and register the tools); raises LiveConnectError in words."""
+        from websockets.asyncio.client import connect
+
+        self.lost = asyncio.Event()
+        self._stopping = False
+        self._set_state(status=SourceStatus.CONNECTING, detail=f"connecting to {self.display_url}")
+        self.room_event("connection", f"connecting to {self.display_url} as {self.role}")
+        headers = {"Authorization": f"Bearer {self._secret}"} if self._secret else None
+        try:
+            self._conn = await connect(
+                self.url, additional_headers=headers, open_timeout=self.connect_timeout, max_size=None
+            )
+            await self._conn.send(hub.subscribe(self.role))
+            ack = await self._await_ack(hub.SUBSCRIBE_ACK)
+            if not ack.success:
+                self._fail(f"{REFUSED}: {ack.error or 'no reason given'}")
+            if self.role == "assistant":
+                await self._register()
+        except LiveConnectError:
+            await self.leave_quietly()
+            raise
+        except Exception as exc:  # noqa: BLE001 - OSError, InvalidURI, InvalidStatus, timeouts: said in words
+            await self.leave_quietly()
+            self._fail(_words(exc))
+        self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=())
+        self.room_event("connection", f"connected to {self.display_url} as {self.role}")
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._read(self._conn))]
+        if self.role == "assistant":
+            self._tasks.append(loop.create_task(self._heartbeat(self._conn)))
+
+    async def _await_ack(self, kind: int) -> hub.Ack:
+        """Read frames until the ack of ``kind``; anything else that arrives first is threaded."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.connect_timeout
+        while True:
+            left = deadline - loop.time()
+            if left <= 0:
+                raise TimeoutError(
+                    f"the hub sent no acknowledgement (type {kind}) in {self.connect_timeout:g} s"
+                )
+            data = await asyncio.wait_for(self._conn.recv(), left)
+            ack = hub.read_ack(data, kind) if isinstance(data, bytes) else None
+            if ack is not None:
+                self._take(data)
+                return ack
+            self._take(data)
+
+    async def _register(self) -> None:
+        data = hub.tools_register(self.tools)
+        await self._conn.send(data)
+        self._events(self.ingest.packet(data, direction="out", participant=self.state.identity))
+        ack = await self._await_ack(hub.TOOLS_ACK)
+        if not ack.success:
+            self._fail(f"the hub refused the tools: {ack.error or 'no reason given'}")
+        self.room_event(
+            "connection", f"registered {ack.count} tool(s): {', '.join(t['name'] for t in self.tools)}"
+        )
+
+    def run(self, stop: asyncio.Event) -> Any:
+        from inspector.sources.rejoin import stay_joined
+
+        return stay_joined(self, stop, give_up_after=self.give_up_after)  # type: ignore[arg-type]
+
+    async def stop(self) -> None:
+        self._stopping = True
+        await self.leave_quietly()
+        if self.state.status not in (SourceStatus.DISCONNECTED, SourceStatus.FAILED):
+            self._set_state(status=SourceStatus.DISCONNECTED, detail="left the hub")
+
+    async def leave_quietly(self) -> None:
+        tasks, self._tasks = self._tasks, []
+        for task in tasks:
+            if task is not asyncio.current_task():
+                task.cancel()
+        conn, self._conn = self._conn, None
+        if conn is not None:
+            try:
+                await conn.close()
+            except Exception:  # noqa: BLE001 - it is gone already
+                pass
+
+    def note_retry(self, attempt: int, delay: float, reason: str) -> None:
+        words = self.redact(reason)
+        self._set_state(status=SourceStatus.RECONNECTING, detail=words, attempt=attempt, retry_in=delay)
+        self.room_event("connection", f"reconnecting: {words}; attempt {attempt}, next try in {delay:.1f} s")
+
+    def _fail(self, reason: str) -> None:
+        reason = self.redact(reason)
+        self._set_state(status=SourceStatus.FAILED, detail=reason)
+        self.room_event("connection", f"could not join: {reason}")
+        raise LiveConnectError(reason)
+
+    def redact(self, text: str) -> str:
+        return text.replace(self._secret, "<secret>") if self._secret else text
+
+    # -- receiving -----------------------------------------------------------------------
+    async def _read(self, conn: Any) -> None:
+        from websockets.exceptions import ConnectionClosed
+
+        why = "the hub closed the connection"
+        try:
+            async for data in conn:
+                self._take(data)
+        except ConnectionClosed as exc:
+            code = exc.rcvd.code if exc.rcvd is not None else None
+            why = (
+                f"the hub closed the connection (code {code})"
+                if code
+                else "the connection to the hub was lost"
+            )
+        except Exception as exc:  # noqa: BLE001 - a broken socket is a lost hub, not a crash
+            why = f"the connection to the hub was lost: {_words(exc)}"
+        if self._stopping or self._conn is not conn:
+            return
+        self._set_state(status=SourceStatus.DISCONNECTED, detail=why)
+        self.room_event("connection", f"disconnected: {why}")
+        if self.lost is not None:
+            self.lost.set()
+
+    def _take(self, data: Any) -> None:
+        """Thread one frame as it arrived (never raises on bad data)."""
+        if isinstance(data, str):
+            data = data.encode()
+        if self.role != "monitor":
+            self.receive(data, participant="server")
+            return
+        try:
+            frame = hub.read_monitor_frame(data)
+        except hub.FrameError:
+            self.receive(data, participant="?")  # recorded and shown as malformed, with its bytes
+            return
+        if frame.dst == "server":
+            self._recent[frame.data] = None
+            while len(self._recent) > 256:
+                self._recent.popitem(last=False)
+        elif frame.data in self._recent:
+            self._relay(frame)
+            return
+        self.receive(frame.data, participant=f"{frame.src} → {frame.dst}")
+
+    def _relay(self, frame: hub.MonitorFrame) -> None:
+        """The hub passing on bytes it received: recorded (as ``relay``), not threaded a second time."""
+        self.relays += 1
+        if self.writer is not None:
+            try:
+                self.writer.write("relay", frame.data, participant=f"{frame.src} → {frame.dst}")
+            except OSError as exc:
+                self.ingest.writer = None
+                self._recording_stopped(exc.strerror or str(exc))
+
+    def _events(self, events: list[Event]) -> None:
+        self._emit_events(events)
+
+    def _adjust(self, event: Event) -> None:
+        """A request from the hub carries no timeout: give it the bridge's wait (or ``--tool-timeout``)."""
+        if isinstance(event, Request) and "timeoutMs" not in _body(event):
+            event.timeout_ms = self.tool_timeout_ms
+
+    async def _heartbeat(self, conn: Any) -> None:
+        data = hub.heartbeat()
+        while True:
+            await asyncio.sleep(self.heartbeat_every)
+            try:
+                await conn.send(data)
+            except Exception:  # noqa: BLE001 - the reader notices the lost connection
+                return
+            if self.writer is not None:  # recorded, not listed: one every 15 s would bury the calls
+                try:
+                    self.writer.write("out", data, participant=self.state.identity)
+                except OSError as exc:
+                    self.ingest.writer = None
+                    self._recording_stopped(exc.strerror or str(exc))
+
+    # -- answering -----------------------------------------------------------------------
+    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
+        """The answer as the hub's Go decoder reads it: ``{conversationId, type: 7, body}``."""
+        review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=0, max_bytes=MAX_FRAME)
+        if not self.can_answer:
+            review.issues.insert(
+                0,
+                compose.Issue(
+                    "cannot_answer",
+                    compose.Severity.REFUSE,
+                    "a monitor cannot answer: the hub only takes tool results from its assistant "
+                    "(join with --as-assistant)",
+                ),
+            )
+        if review.envelope is not None:
+            review.envelope = hub.answer_envelope(review.envelope["body"], review.conversation_id)
+            review.data = msgpack.packb(review.envelope, use_bin_type=True)
+        return review
+
+    async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
+        conn = self._conn
+        if conn is None or self.state.status is not SourceStatus.CONNECTED:
+            raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
+        await conn.send(data)
+
+
+def _body(request: Request) -> dict[str, Any]:
+    raw = request.raw
+    try:
+        env = hub.decode(raw.data) if raw is not None and raw.data else {}
+    except hub.FrameError:
+        return {}
+    body = env.get("body")
+    return body if isinstance(body, dict) else {}
+
+
+def _words(exc: BaseException) -> str:
+    """A connection failure in words (the exception's own message, or its kind)."""
+    text = str(exc).strip()
+    name = type(exc).__name__
+    if isinstance(exc, (TimeoutError, asyncio.TimeoutError)) and not text:
+        return "the hub did not answer in time"
+    return f"{text} ({name})" if text else name
