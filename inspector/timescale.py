@@ -43,6 +43,70 @@ def idle_gaps(spans: Iterable[tuple[float, float]], min_gap: float) -> list[Gap]
     return gaps
 
 
+class Spans:
+    """The extent of spans added one by one and the idle gaps (over ``min_gap``) between them.
+
+    Adding a span costs a bisection, whatever the order spans come in: a live session's new calls, or a
+    call whose result arrived, extend what is known without going over every row again.
+    """
+
+    def __init__(self, min_gap: float) -> None:
+        self.min_gap = min_gap
+        self.first = math.inf
+        self.reach = -math.inf
+        self.gaps: list[Gap] = []
+
+    @property
+    def extent(self) -> tuple[float, float] | None:
+        return (self.first, self.reach) if self.first <= self.reach else None
+
+    def add(self, start: float, end: float) -> None:
+        if not (math.isfinite(start) and math.isfinite(end)):
+            return
+        end = max(start, end)
+        if self.first > self.reach:  # the first span
+            self.first, self.reach = start, end
+            return
+        if start > self.reach:
+            if start - self.reach > self.min_gap:
+                self.gaps.append(Gap(self.reach, start))
+            self.reach = end
+        elif end < self.first:
+            if self.first - end > self.min_gap:
+                self.gaps.insert(0, Gap(end, self.first))
+            self.first = start
+        else:
+            self._cut(start, end)
+            self.first, self.reach = min(self.first, start), max(self.reach, end)
+
+    def _cut(self, start: float, end: float) -> None:
+        """The gaps that ``start``..``end`` overlaps keep only their parts outside it (if still long)."""
+        gaps = self.gaps
+        index = self._index(start)
+        pieces: list[Gap] = []
+        stop = index
+        while stop < len(gaps) and gaps[stop].start < end:
+            gap = gaps[stop]
+            if start - gap.start > self.min_gap:
+                pieces.append(Gap(gap.start, min(start, gap.end)))
+            if gap.end - end > self.min_gap:
+                pieces.append(Gap(max(end, gap.start), gap.end))
+            stop += 1
+        if stop > index:
+            gaps[index:stop] = pieces
+
+    def _index(self, t: float) -> int:
+        """The first gap ending after ``t`` (gaps are sorted and disjoint)."""
+        lo, hi = 0, len(self.gaps)
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self.gaps[mid].end <= t:
+                lo = mid + 1
+            else:
+                hi = mid
+        return lo
+
+
 @dataclass(frozen=True)
 class Scale:
     """Maps time to (fractional) cells: ``start`` is at x=0, ``per_cell`` seconds a cell, gaps squeezed."""

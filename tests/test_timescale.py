@@ -75,3 +75,24 @@ def test_bars_use_eighth_blocks():
     assert bar_cells(3, 3, 10) == [(3, "▏", False)]  # a zero-length call still shows
     assert bar_cells(-5, 1, 10) == [(0, "█", False)]  # clipped
     assert bar_cells(12, 14, 10) == [] and bar_cells(0, float("nan"), 10) == []
+
+
+def test_spans_added_in_any_order_find_the_same_gaps_as_a_sorted_pass():
+    import random
+
+    from inspector.timescale import Spans
+
+    rng = random.Random(12)
+    for _ in range(300):
+        spans = []
+        for _ in range(rng.randint(0, 30)):
+            start = rng.choice([rng.uniform(0, 1000), rng.uniform(0, 50) * 100])
+            spans.append((start, start + rng.choice([0, rng.uniform(0, 5), rng.uniform(0, 300)])))
+        index = Spans(60)
+        for start, end in spans:
+            index.add(start, end)
+        assert index.gaps == idle_gaps(spans, 60)
+        if spans:
+            assert index.extent == (min(a for a, _ in spans), max(b for _, b in spans))
+        else:
+            assert index.extent is None

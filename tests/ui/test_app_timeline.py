@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 from screen_text import screen_text
-from ui_factories import T0, file_app, make_app, sample_store
+from ui_factories import T0, file_app, make_app, request, result, sample_store
 
 from inspector.config import Config
-from inspector.model import Call, FakeClock
+from inspector.model import Call, CallStore, FakeClock
 from inspector.ui.options import UiOptions
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.timeline import Timeline
@@ -190,6 +190,57 @@ async def test_in_a_replay_the_timeline_follows_the_replay_clock():
         assert extent[0] <= timeline.now  # the replay's present, not the wall clock's
         assert 0 <= timeline.scale.x(timeline.now) <= timeline.area  # fit all keeps the replay's now in view
         assert "▼" in screen_text(app).splitlines()[0]
+
+
+def away_store() -> CallStore:
+    """Two bursts of calls an hour apart (a person away from the keyboard)."""
+    store = CallStore(clock=FakeClock(T0 + 3700))
+    for index, start in enumerate((0, 2, 3600, 3603)):
+        store.ingest(request(f"c{index}", "Bash", ts=T0 + start, timeout_ms=None))
+        store.ingest(result(f"c{index}", ts=T0 + start + 1.5))
+    return store
+
+
+async def test_an_hour_away_collapses_to_a_marked_gap_and_c_expands_it():
+    app = make_app(away_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        _, timeline = parts(app)
+        axis = screen_text(app).splitlines()[0]
+        assert "≈1h" in axis  # the gap says how long it was
+        first, last = timeline.view.items[0], timeline.view.items[-1]
+        collapsed = timeline.scale.x(last.request.ts) - timeline.scale.x(first.request.ts)
+        assert collapsed > timeline.area / 2  # the bursts are drawn wide, not squeezed to the edges
+        await pilot.press("c")
+        await pilot.pause()
+        assert "≈1h" not in screen_text(app).splitlines()[0]
+        expanded = timeline.scale
+        assert expanded.x(first.result.ts) - expanded.x(first.request.ts) < 1  # 1.5 s of an hour: a sliver
+        await pilot.press("c")
+        await pilot.pause()
+        assert "≈1h" in screen_text(app).splitlines()[0]
+
+
+async def test_a_user_theme_colours_the_timeline(tmp_path):
+    from rich.color import Color
+
+    text = (Path(__file__).resolve().parents[2] / "themes" / "dark.toml").read_text(encoding="utf-8")
+    text = text.replace('timeline-deadline = "#ffa657"', 'timeline-deadline = "#123456"')
+    (tmp_path / "mine.toml").write_text(
+        text.replace('name = "inspector-dark"', 'name = "mine"'), encoding="utf-8"
+    )
+    app = make_app(sample_store(), options=UiOptions(theme_dirs=[], theme=str(tmp_path / "mine.toml")))
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        await pilot.press("w")
+        await pilot.pause()
+        _, timeline = parts(app)
+        assert timeline.row_styles["tl-deadline"].color == Color.parse("#123456")
+        assert timeline.row_styles["tl-pending"].color == Color.parse(
+            app.current_theme.variables["call-pending"]
+        )
 
 
 def theme(name: str) -> UiOptions:

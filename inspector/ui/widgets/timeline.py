@@ -3,18 +3,20 @@
 from __future__ import annotations
 
 import bisect
+from itertools import islice
 
 from textual import events
 from textual.geometry import Region, Size
 from textual.strip import Strip
 
 from inspector.model import Call
-from inspector.timescale import Gap, Scale, idle_gaps
+from inspector.model.call import Item
+from inspector.timescale import Gap, Scale, Spans
 from inspector.ui import keys
 from inspector.ui.render.rows import SOON, RowStyles
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
-from inspector.ui.widgets.timeline_rows import extents, item_span, label_width, render_axis, render_bar_row
+from inspector.ui.widgets.timeline_rows import item_span, label_width, render_axis, render_bar_row
 
 TIMELINE_STYLES = (
     "tl-pending",
@@ -89,7 +91,11 @@ class Timeline(CallList):
         self.mode = "fit"
         self.collapse_gaps = True
         self._scale_id = 0
-        self._extent_version: tuple[int, int] = (-1, -1)
+        self._spans = Spans(IDLE_GAP)
+        self._calls_running: list[Call] = []
+        """Calls without a result among the measured rows (their bars grow with the clock)."""
+        self._measured_items: list[Item] | None = None
+        self._measured_count = 0
         self._extent: tuple[float, float] | None = None
         self._gaps: tuple[Gap, ...] = ()
         self._pending = False
@@ -118,29 +124,53 @@ class Timeline(CallList):
 
     # -- the scale -------------------------------------------------------------------------------
     def _measure(self) -> None:
-        """The session's extent and idle gaps (recomputed when the rows change)."""
-        view = self.view
-        key = (view.version, len(view))
-        if key == self._extent_version:
-            return
-        self._extent_version = key
-        self._extent = extents(view.items, None)  # without the clock: a pending call counts at its start
+        """The session's extent, idle gaps and running calls: new rows and newly answered calls only."""
+        items = self.view.items
+        count = len(items)
+        if items is not self._measured_items or count < self._measured_count:
+            self.remeasure()  # the rows were rebuilt (filter, fold, a new store): start again
+            self._measured_items = items
+        spans, running = self._spans, self._calls_running
+        changed = False
+        for item in islice(items, self._measured_count, None):
+            span = item_span(item, None)  # without the clock: a running call counts at its start
+            if span is not None:
+                spans.add(*span)
+            if isinstance(item, Call) and not item.results:
+                running.append(item)
+                changed = True
+        self._measured_count = count
+        if any(call.results for call in running):  # answered since: the bar now reaches its result
+            for call in running:
+                span = item_span(call, None) if call.results else None
+                if span is not None:
+                    spans.add(*span)
+            self._calls_running = running = [call for call in running if not call.results]
+            changed = True
+        if changed:
+            self._deadlines = sorted(d for call in running if (d := call.deadline) is not None)
+        self._extent = spans.extent
         if self._extent is not None:
             self.origin = self._extent[0]
-        spans = (span for item in view.items if (span := item_span(item, None)) is not None)
-        self._gaps = tuple(idle_gaps(spans, IDLE_GAP))
-        deadlines = [
-            item.deadline
-            for item in view.items
-            if isinstance(item, Call) and not item.results and item.deadline is not None
-        ]
-        self._pending = bool(deadlines) or any(
-            isinstance(item, Call) and not item.results for item in view.items
-        )
-        self._deadlines = sorted(deadlines)
+        self._gaps = tuple(spans.gaps)
+        self._pending = bool(running)
+
+    def remeasure(self) -> None:
+        """Forget what was measured: the next layout goes over every row again."""
+        self._spans = Spans(IDLE_GAP)
+        self._calls_running = []
+        self._deadlines = []
+        self._measured_items = None
+        self._measured_count = 0
 
     def _gaps_shown(self) -> tuple[Gap, ...]:
-        return self._gaps if self.collapse_gaps else ()
+        """The collapsed gaps, with the idle stretch from the last call to now when nothing runs."""
+        if not self.collapse_gaps:
+            return ()
+        now, extent = self.now, self._extent
+        if now is not None and extent is not None and not self._pending and now - extent[1] > IDLE_GAP:
+            return (*self._gaps, Gap(extent[1], now))
+        return self._gaps
 
     def _set_scale(self, scale: Scale | None) -> None:
         if scale != self.scale:
@@ -163,12 +193,13 @@ class Timeline(CallList):
             upcoming = bisect.bisect_right(self._deadlines, now)
             if upcoming < len(self._deadlines) and self._deadlines[upcoming] - last <= FIT_NOW_WITHIN:
                 last = max(last, self._deadlines[upcoming])  # the next call to time out shows its marker
+        gaps = self._gaps_shown()
         if self.mode == "fit" or self.scale is None:
-            self._set_scale(Scale.fit(extent[0], last, self.area - 2, self._gaps_shown()))
+            self._set_scale(Scale.fit(extent[0], last, self.area - 2, gaps))
         elif self.mode == "follow" and now is not None:
-            self._set_scale(self.scale.with_gaps(self._gaps_shown()).following(now, self.area))
-        elif self.scale.gaps != self._gaps_shown():
-            self._set_scale(self.scale.with_gaps(self._gaps_shown()))
+            self._set_scale(self.scale.with_gaps(gaps).following(now, self.area))
+        elif self.scale.gaps != gaps:
+            self._set_scale(self.scale.with_gaps(gaps))
 
     # -- rows (the first line is the axis) ---------------------------------------------------------
     def rows_changed(self, reset: bool = False) -> None:

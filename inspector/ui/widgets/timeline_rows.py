@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable
 
 from rich.segment import Segment
 from rich.style import Style
@@ -35,16 +34,6 @@ def item_span(item: Item, now: float | None) -> tuple[float, float] | None:
         return start, max(start, now if now is not None else start)
     ts = item_ts(item)
     return (ts, ts) if ts is not None and math.isfinite(ts) else None
-
-
-def extents(items: Iterable[Item], now: float | None) -> tuple[float, float] | None:
-    """The first start and last end of all rows (None when no row has a time)."""
-    first, last = math.inf, -math.inf
-    for item in items:
-        span = item_span(item, now)
-        if span is not None:
-            first, last = min(first, span[0]), max(last, span[1])
-    return (first, last) if first <= last else None
 
 
 def _label(
@@ -98,11 +87,28 @@ def render_bar_row(
     if span is not None:
         _draw(cells, item, span, area, scale, styles, now)
     segments = _label(item, depth, lw, styles, context, now, folded)
-    segments += [Segment(char, style) for char, style in cells]
-    strip = Strip(Segment.simplify(segments))
+    segments += runs(cells)
+    strip = Strip(segments, lw + 1 + area)  # every cell is one column wide: no need to measure
     if context:
         strip = strip.apply_style(styles["context"])
     return strip.adjust_cell_length(width, base)
+
+
+def runs(cells: list[tuple[str, Style]]) -> list[Segment]:
+    """One segment per run of cells sharing a style object (a row is mostly blanks: a few segments)."""
+    segments: list[Segment] = []
+    text: list[str] = []
+    current: Style | None = None
+    for char, style in cells:
+        if style is not current:
+            if text:
+                segments.append(Segment("".join(text), current))
+            text, current = [char], style
+        else:
+            text.append(char)
+    if text:
+        segments.append(Segment("".join(text), current))
+    return segments
 
 
 def _draw(
@@ -165,8 +171,8 @@ def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now:
             chars[x], kinds[x] = "▼", "tl-now"
     head = fit("time (from first call)", lw)
     segments = [Segment(head, styles["dim"]), Segment("│", styles["dim"])]
-    segments += [
-        Segment(char, styles["tl-axis" if kind == "axis" else kind])
-        for char, kind in zip(chars, kinds, strict=True)
+    axis = styles["tl-axis"]
+    cells = [
+        (char, axis if kind == "axis" else styles[kind]) for char, kind in zip(chars, kinds, strict=True)
     ]
-    return Strip(Segment.simplify(segments)).adjust_cell_length(width, styles["row"])
+    return Strip(segments + runs(cells)).adjust_cell_length(width, styles["row"])
