@@ -63,11 +63,11 @@ class Spans:
     def add(self, start: float, end: float) -> None:
         if not (math.isfinite(start) and math.isfinite(end)):
             return
-        end = max(start, end)
+        if end < start:
+            end = start
         if self.first > self.reach:  # the first span
             self.first, self.reach = start, end
-            return
-        if start > self.reach:
+        elif start > self.reach:
             if start - self.reach > self.min_gap:
                 self.gaps.append(Gap(self.reach, start))
             self.reach = end
@@ -76,8 +76,12 @@ class Spans:
                 self.gaps.insert(0, Gap(end, self.first))
             self.first = start
         else:
-            self._cut(start, end)
-            self.first, self.reach = min(self.first, start), max(self.reach, end)
+            if self.gaps and start < self.gaps[-1].end:  # else no gap can overlap: all end before it
+                self._cut(start, end)
+            if start < self.first:
+                self.first = start
+            if end > self.reach:
+                self.reach = end
 
     def _cut(self, start: float, end: float) -> None:
         """The gaps that ``start``..``end`` overlaps keep only their parts outside it (if still long)."""

@@ -70,6 +70,13 @@ async def test_enter_in_the_timeline_opens_the_detail():
         await pilot.press("enter")
         await pilot.pause()
         assert app.screen.has_class("-detail-open")
+        _, timeline = parts(app)
+        await pilot.press("escape")  # back from the detail: to the timeline, not to the hidden list
+        await pilot.pause()
+        assert timeline.has_focus and timeline.display
+        await pilot.press("slash", *"tool:web", "enter")
+        await pilot.pause()
+        assert timeline.has_focus and len(timeline.view) < 12
 
 
 async def test_zoom_pan_fit_and_plus_is_still_the_replay_speed_in_the_list():

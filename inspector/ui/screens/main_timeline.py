@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, cast
 
+from textual import events
+
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.timeline import Timeline
 from inspector.ui.widgets.tool_panel import ToolFiguresPanel
@@ -49,6 +51,12 @@ class TimelineActions:
                 target.rows_changed()
             target.sync_cursor(source.item)
         target.focus()
+
+    def on_descendant_focus(self, event: events.DescendantFocus) -> None:
+        """Back from the detail or the filter, focus goes to the list: to the timeline when only it shows."""
+        views = self._views()
+        if views is not None and self.area == "timeline" and event.widget is views[0]:
+            views[1].focus()
 
     def action_toggle_figures(self) -> None:
         self._screen.toggle_class("-figures")

@@ -132,13 +132,22 @@ class Timeline(CallList):
             self._measured_items = items
         spans, running = self._spans, self._calls_running
         changed = False
-        for item in islice(items, self._measured_count, None):
-            span = item_span(item, None)  # without the clock: a running call counts at its start
-            if span is not None:
-                spans.add(*span)
-            if isinstance(item, Call) and not item.results:
-                running.append(item)
-                changed = True
+        add = spans.add
+        for item in islice(items, self._measured_count, None):  # item_span without the clock, inlined
+            if isinstance(item, Call):
+                start, results = item.request.ts, item.results
+                if not results:
+                    running.append(item)  # counts at its start until it is answered
+                    changed = True
+                    if start is not None:
+                        add(start, start)
+                elif start is not None:
+                    end = results[0].ts
+                    add(start, start if end is None else end)
+            else:
+                span = item_span(item, None)
+                if span is not None:
+                    add(*span)
         self._measured_count = count
         if any(call.results for call in running):  # answered since: the bar now reaches its result
             for call in running:
