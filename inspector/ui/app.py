@@ -123,7 +123,10 @@ class InspectorApp(App[int]):
 
     def action_help(self) -> None:
         if not isinstance(self.screen, HelpScreen):
-            self.push_screen(HelpScreen())
+            # one help screen, kept: opening it again is a repaint, not a new layout of every binding
+            if not self.is_screen_installed("help"):
+                self.install_screen(HelpScreen(), "help")
+            self.push_screen("help")
 
     # -- start -----------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:

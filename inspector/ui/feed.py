@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from bisect import bisect_right
+import math
+from bisect import bisect_left, bisect_right, insort
 from collections import Counter, deque
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -112,7 +113,8 @@ class Tally:
         self.done: Counter[State] = Counter()
         self.open: dict[int, Call] = {}
         self._counted: set[int] = set()
-        self._deadlines: list[float] | None = []
+        self._deadlines: list[float] = []
+        """The deadlines of the open calls, kept sorted as calls open and close (no re-sort per repaint)."""
 
     def _count(self, call: Call) -> None:
         key = id(call)
@@ -120,12 +122,21 @@ class Tally:
             return
         if call.results:
             self._counted.add(key)
-            if self.open.pop(key, None) is not None:
-                self._deadlines = None
+            closed = self.open.pop(key, None)
+            if closed is not None:
+                self._forget_deadline(closed.deadline)
             self.done[call.state(None)] += 1
         elif key not in self.open:
             self.open[key] = call
-            self._deadlines = None
+            if call.deadline is not None and math.isfinite(call.deadline):
+                insort(self._deadlines, call.deadline)
+
+    def _forget_deadline(self, deadline: float | None) -> None:
+        if deadline is None or not math.isfinite(deadline):
+            return
+        at = bisect_left(self._deadlines, deadline)
+        if at < len(self._deadlines) and self._deadlines[at] == deadline:
+            del self._deadlines[at]
 
     def add(self, items: list[Item]) -> None:
         """Count new items (with every call nested under them) or calls that changed."""
@@ -136,8 +147,6 @@ class Tally:
 
     def counts(self, now: float | None) -> dict[State, int]:
         """Calls per state at ``now`` (only states with at least one call), in State order."""
-        if self._deadlines is None:
-            self._deadlines = sorted(d for d in (c.deadline for c in self.open.values()) if d is not None)
         overdue = bisect_right(self._deadlines, now) if now is not None else 0
         found: Counter[State] = Counter(self.done)
         found[State.PENDING] += len(self.open) - overdue

@@ -41,6 +41,7 @@ LOADING_SWITCH_INTERVAL = 0.0005
 """The interpreter's thread switch interval while a file loads in a thread (seconds)."""
 
 LOADING_REPAINT = 0.25
+LIVE_REPAINT = 0.1
 """While a file loads, the list takes in new calls at most this often (seconds)."""
 
 FILTER_HINT = 'filter: tool:web_* state:failed,timeout exec:client id:ab -group:x "free text"'
@@ -313,9 +314,11 @@ class MainScreen(MainActions, TimelineActions, Screen):
     def on_calls_changed(self, message: CallsChanged) -> None:
         if self.feed is None or self._flush_timer is not None:
             return
-        wait = LOADING_REPAINT - (time.monotonic() - self._last_flush)
-        if self.load_progress is not None and wait > 0:
-            # a big file is loading: take its changes a few times a second, not as fast as they come
+        since = time.monotonic() - self._last_flush
+        # a big file loading is taken a few times a second; a flood of live packets at most ten times a second
+        # (a lone packet after a quiet spell shows at once), so key presses are never stuck behind repaints
+        wait = (LOADING_REPAINT if self.load_progress is not None else LIVE_REPAINT) - since
+        if wait > 0:
             self._flush_timer = self.set_timer(wait, self._flush_changes)
             return
         self._flush_changes()
