@@ -257,6 +257,9 @@ class MainScreen(MainActions, TimelineActions, Screen):
         self._update_status()
 
     def _loaded(self) -> None:
+        if self._flush_timer is not None:
+            self._flush_timer.stop()
+        self._flush_changes()  # the file's last calls show with the end of the load, not a repaint later
         self.set_class(False, "-loading")
         if self.session.follow and not self.following:
             self.action_toggle_follow()
