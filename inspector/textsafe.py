@@ -80,3 +80,24 @@ def summarize(value: object, limit: int = 100) -> str:
     if isinstance(value, list):
         return one_line(f"[{len(value)} items]", limit)
     return one_line(str(value), limit)
+
+
+# -- Markdown --------------------------------------------------------------------------------
+_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+_MD_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
+
+
+def md_text(text: str) -> str:
+    """Session text for a Markdown heading or paragraph: inert (no link, image, HTML or emphasis)."""
+    text = one_line(text, 10_000)
+    text = "".join(_MD_HTML.get(ch, ch) for ch in text) if any(ch in text for ch in "<>&") else text
+    return _MD_SPECIAL.sub(r"\\\1", text)
+
+
+def md_code(text: str) -> str:
+    """Session text as one Markdown code span: a fence longer than any run of backticks inside."""
+    text = one_line(text, 10_000)
+    longest = max((len(run) for run in re.findall(r"`+", text)), default=0)
+    fence = "`" * (longest + 1)
+    pad = " " if text.startswith("`") or text.endswith("`") or not text.strip() else ""
+    return f"{fence}{pad}{text}{pad}{fence}"

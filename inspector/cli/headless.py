@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 from typing import Any
 
 from inspector import protocols
+from inspector.model.values import dumps_json
 
 EXIT_OK, EXIT_MALFORMED, EXIT_UNUSABLE = 0, 1, 2
 
@@ -69,11 +69,11 @@ def run_dump(args: argparse.Namespace) -> int:
     if args.json:
         for call in store.all_calls():
             request, results = hydrate(call)
-            out.write(json.dumps(call_json(call, now, request, results), ensure_ascii=False, default=repr))
+            out.write(dumps_json(call_json(call, now, request, results)))
             out.write("\n")
         for orphan in store.orphans:
             out.write(
-                json.dumps(
+                dumps_json(
                     {
                         "orphan_result": orphan.call_id,
                         "where": orphan.result.raw.where if orphan.result.raw else None,
@@ -107,7 +107,7 @@ def run_stats(args: argparse.Namespace) -> int:
     per_tool_figures = per_tool(store.all_calls(), store.clock.now())
     figures["sources"] = [{"path": i.path, "format": i.format, "malformed": i.malformed} for i in infos]
     if args.json:
-        print(json.dumps(figures, ensure_ascii=False))
+        print(dumps_json(figures))
     else:
         _print_stats(figures | {"per_tool_figures": per_tool_figures})
     return EXIT_MALFORMED if store.malformed else EXIT_OK

@@ -6,6 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.model.values import line_no
+
 _HUNK_HEADER = re.compile(r"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@(.*)$")
 
 
@@ -27,6 +29,16 @@ class Hunk:
     new_lines: int
     lines: list[DiffLine] = field(default_factory=list)
     header: str = ""
+    # the numbers as the record wrote them, when no file has them (negative, huge, not integers):
+    # shown as written and marked invalid; the lines then carry no numbers
+    invalid: str | None = None
+
+    @property
+    def title(self) -> str:
+        """The hunk's ``@@ … @@`` line, as the record says it."""
+        if self.invalid is not None:
+            return f"@@ {self.invalid} @@ (invalid line numbers)"
+        return f"@@ -{self.old_start},{self.old_lines} +{self.new_start},{self.new_lines} @@"
 
 
 @dataclass(slots=True)
@@ -47,27 +59,46 @@ class FileDiff:
 
 
 def _number(hunk: Hunk, raw_lines: list[str]) -> None:
-    old_no, new_no = hunk.old_start, hunk.new_start
+    old_no: int | None = hunk.old_start
+    new_no: int | None = hunk.new_start
+    if hunk.invalid is not None:
+        old_no = new_no = None
     for raw in raw_lines:
         kind, text = (raw[:1] or " "), raw[1:]
         if kind not in " +-\\":
             kind, text = " ", raw
         if kind == " ":
             hunk.lines.append(DiffLine(" ", text, old_no, new_no))
-            old_no += 1
-            new_no += 1
+            old_no = None if old_no is None else old_no + 1
+            new_no = None if new_no is None else new_no + 1
         elif kind == "-":
             hunk.lines.append(DiffLine("-", text, old_no, None))
-            old_no += 1
+            old_no = None if old_no is None else old_no + 1
         elif kind == "+":
             hunk.lines.append(DiffLine("+", text, None, new_no))
-            new_no += 1
+            new_no = None if new_no is None else new_no + 1
         else:
             hunk.lines.append(DiffLine("\\", text.strip()))
 
 
-def _int(value: Any, default: int = 0) -> int:
-    return value if isinstance(value, int) and not isinstance(value, bool) else default
+def _numbers(written: tuple[Any, Any, Any, Any], defaults: tuple[int, int, int, int]) -> Hunk:
+    """A hunk from four numbers as a record wrote them (absent ones take ``defaults``)."""
+    checked = [
+        default if value is None else line_no(value) for value, default in zip(written, defaults, strict=True)
+    ]
+    if all(number is not None for number in checked):
+        a, b, c, d = (int(number) for number in checked)  # type: ignore[arg-type]
+        return Hunk(a, b, c, d)
+    shown = [_shown(value) for value in written]
+    return Hunk(0, 0, 0, 0, invalid=f"-{shown[0]},{shown[1]} +{shown[2]},{shown[3]}")
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, str):
+        return value if len(value) <= 24 else f"{value[:12]}…({len(value)} digits)"
+    if isinstance(value, int) and not isinstance(value, bool):
+        return _shown(str(value)) if value.bit_length() < 14000 else "<huge>"
+    return repr(value)[:24]
 
 
 def hunks_from_structured_patch(patch: Any) -> list[Hunk]:
@@ -81,12 +112,8 @@ def hunks_from_structured_patch(patch: Any) -> list[Hunk]:
         lines = entry.get("lines")
         if not isinstance(lines, list):
             continue
-        hunk = Hunk(
-            _int(entry.get("oldStart"), 1),
-            _int(entry.get("oldLines")),
-            _int(entry.get("newStart"), 1),
-            _int(entry.get("newLines")),
-        )
+        written = tuple(entry.get(key) for key in ("oldStart", "oldLines", "newStart", "newLines"))
+        hunk = _numbers(written, (1, 0, 1, 0))  # type: ignore[arg-type]
         _number(hunk, [line if isinstance(line, str) else str(line) for line in lines])
         hunks.append(hunk)
     return hunks
@@ -126,7 +153,7 @@ def parse_unified_diff(text: str, path: str = "") -> list[FileDiff]:
                 current = FileDiff(path)
                 files.append(current)
             a, b, c, d, rest = match.groups()
-            hunk = Hunk(int(a), int(b) if b is not None else 1, int(c), int(d) if d is not None else 1)
+            hunk = _numbers((a, b, c, d), (1, 1, 1, 1))
             hunk.header = rest.strip()
             current.hunks.append(hunk)
             continue

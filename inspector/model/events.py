@@ -6,6 +6,8 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Union
 
+from inspector.model.values import duration_ms, time_s
+
 
 class Executor(str, enum.Enum):
     """Who executes a tool call (Alicia's ``execution`` field)."""
@@ -71,6 +73,11 @@ class Request:
     message_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        # what a decoder read, made finite and within range in one place (model/values.py)
+        self.ts = time_s(self.ts)
+        self.timeout_ms = duration_ms(self.timeout_ms)
+
     @property
     def deadline(self) -> float | None:
         """Epoch seconds when the request expires, if it carries a timeout and a time."""
@@ -98,6 +105,9 @@ class Result:
     answered_by: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
 
+    def __post_init__(self) -> None:
+        self.ts = time_s(self.ts)
+
 
 @dataclass(slots=True)
 class Message:
@@ -111,6 +121,9 @@ class Message:
     raw: RawRef | None = None
     parent_id: str | None = None
     extra: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.ts = time_s(self.ts)
 
 
 @dataclass(slots=True)

@@ -8,7 +8,10 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
-_DECODER = json.JSONDecoder()
+from inspector.model import values
+
+# exact: an integer too long for Python stays its digits (model/values.py), never a ValueError
+_DECODER = json.JSONDecoder(parse_int=values.parse_int)
 _WS = re.compile(r"[ \t\n\r]*")
 _BOM = b"\xef\xbb\xbf"
 _ESCAPED = "surrogateescape"  # keeps one character per undecodable byte, so spans stay exact
@@ -41,10 +44,7 @@ def _reason(exc: BaseException, first_line: int | None = None) -> str:
 
 def loads(data: bytes | str) -> tuple[Any, str | None]:
     """Decode one JSON value: ``(value, None)``, or ``(None, reason)`` when it cannot be read."""
-    try:
-        return json.loads(data.decode("utf-8") if isinstance(data, bytes) else data), None
-    except (ValueError, RecursionError) as exc:
-        return None, _reason(exc)
+    return values.loads_json(data)
 
 
 def _skip(text: str, pos: int) -> int:
@@ -113,7 +113,7 @@ def _item_chunk(
     if end < 0:
         return Chunk(where, offset, _line_length(data, offset - base), line, error=error)
     end_offset, _ = pos.at(end)
-    chunk = Chunk(where, offset, end_offset - offset, line, value)
+    chunk = Chunk(where, offset, end_offset - offset, line, values.valid(value))
     if not pos.ascii:
         try:
             data[offset - base : end_offset - base].decode("utf-8")
@@ -328,9 +328,8 @@ def first_value(head: bytes) -> Any:
     text = head.decode("utf-8", "replace")
     for line in text.splitlines():
         if line.strip():
-            try:
-                value = json.loads(line)
-            except (ValueError, RecursionError):
+            value, error = values.loads_json(line)
+            if error is not None:
                 value = _first_of_document(text)
             if isinstance(value, list):
                 return value[0] if value else None

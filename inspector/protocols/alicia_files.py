@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import binascii
-import json
 import re
 from collections.abc import Iterator
 
 import msgpack
 
+from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef
 from inspector.protocols.alicia_decode import NAME, decode_object, decode_packet, reason_of, unpack
 from inspector.protocols.raw_record import (
@@ -79,10 +79,9 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     stripped = line.strip()
     where = raw.where
     if stripped.startswith((b"{", b"[")):
-        try:
-            obj = json.loads(stripped)
-        except (ValueError, RecursionError) as exc:
-            return [Malformed(where=where, reason=f"not JSON: {reason_of(exc)}", source=raw.source, raw=raw)]
+        obj, error = values.loads_json(stripped)
+        if error is not None:
+            return [Malformed(where=where, reason=error, source=raw.source, raw=raw)]
         return decode_object(obj, where=where, source=raw.source, raw=raw)
     match = _HEX_LINE.match(stripped)
     if not match:

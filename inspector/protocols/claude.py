@@ -4,21 +4,15 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from io import BufferedReader
 from typing import Any
 
+from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
-from inspector.protocols import _jsonfile
 from inspector.protocols.claude_records import Session, Source, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
-
-_fast_loads: Callable[[Any], Any] | None
-try:  # orjson is a dependency; plain json keeps the module usable without it
-    from orjson import loads as _fast_loads
-except ImportError:  # pragma: no cover
-    _fast_loads = None
 
 NAME = "claude"
 DESCRIPTION = "Claude Code transcripts (~/.claude/projects/*/*.jsonl), with their subagents"
@@ -239,12 +233,8 @@ def _prefilter(buf: bytes | bytearray, start: int, stop: int, session: Session) 
 
 
 def _loads(line: Any) -> tuple[Any, str | None]:
-    if _fast_loads is not None:
-        try:
-            return _fast_loads(line), None
-        except (ValueError, TypeError, RecursionError):
-            pass  # plain json says why, and reads what orjson refuses (lone surrogates, NaN)
-    return _jsonfile.loads(bytes(line))
+    # orjson when exact, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
+    return values.loads_json(line)
 
 
 def _decode_bytes(line: Any, raw: RawRef, session: Session, source: Source) -> list[Event]:

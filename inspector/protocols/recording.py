@@ -21,6 +21,7 @@ from typing import Any
 
 import orjson
 
+from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef, Result
 from inspector.protocols import FormatError, alicia
 from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
@@ -226,10 +227,9 @@ def read(path: str) -> Iterator[Event]:
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """Decode one recorded line into the events of its packet (or a room event)."""
     where = raw.where
-    try:
-        record = json.loads(line)
-    except (ValueError, RecursionError) as exc:
-        return [Malformed(where=where, reason=f"not JSON: {str(exc)[:120]}", source=raw.source, raw=raw)]
+    record, error = values.loads_json(line)
+    if error is not None:
+        return [Malformed(where=where, reason=error, source=raw.source, raw=raw)]
     if not isinstance(record, dict):
         return [Malformed(where=where, reason="recorded line is not an object", source=raw.source, raw=raw)]
     if record.get("format") == FORMAT_ID:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import os
 import re
 import time
@@ -11,8 +10,9 @@ from typing import Any
 from inspector.calltext import call_json
 from inspector.model import Call, Malformed, Message, OrphanResult
 from inspector.model.call import Item
+from inspector.model.values import dumps_json
 from inspector.session import hydrate
-from inspector.textsafe import clean, one_line
+from inspector.textsafe import clean, md_code, md_text, one_line
 
 COPY_CHOICES = (
     ("id", "Call id"),
@@ -29,10 +29,10 @@ EXPORT_CHOICES = (
 
 
 def _dumps(value: Any) -> str:
-    try:
-        return json.dumps(value, indent=2, ensure_ascii=False, default=repr)
+    try:  # C1 controls, bidi overrides and lone surrogates become \u escapes (model/values.py)
+        return dumps_json(value, indent=2)
     except (TypeError, ValueError, RecursionError):
-        return repr(value)
+        return clean(repr(value))
 
 
 def item_json(item: Item, now: float | None) -> dict[str, Any]:
@@ -101,7 +101,7 @@ def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
     if isinstance(item, Call):
         data = item_json(item, now)
         lines = [
-            f"{hashes} {one_line(item.tool, 120)} `{one_line(item.call_id, 120)}`",
+            f"{hashes} {md_text(one_line(item.tool, 120))} {md_code(one_line(item.call_id, 120))}",
             "",
             f"- state: {data['state']}",
             f"- executor: {data['executor'] or '-'}",
@@ -119,7 +119,7 @@ def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
         return lines
     data = item_json(item, now)
     title = next(iter(data), "item")
-    return [f"{hashes} {title}", "", *_block(clean(_dumps(data)))]
+    return [f"{hashes} {md_text(title)}", "", *_block(clean(_dumps(data)))]
 
 
 def without_nested_duplicates(items: list[Item]) -> list[Item]:
@@ -142,7 +142,7 @@ def export_items(items: list[Item], fmt: str, now: float | None, title: str) -> 
     items = without_nested_duplicates(items)
     if fmt == "json":
         return _dumps([item_json(item, now) for item in items]) + "\n"
-    lines = [f"# {one_line(title, 200)}", "", f"{len(items)} item(s), exported by inspector.", ""]
+    lines = [f"# {md_text(one_line(title, 200))}", "", f"{len(items)} item(s), exported by inspector.", ""]
     for item in items:
         lines += item_markdown(item, now)
     return "\n".join(lines)

@@ -157,7 +157,7 @@ def _header(file_diff: FileDiff, styles: _Styles) -> Text:
 
 
 def _hunk_header(hunk: Hunk, styles: _Styles) -> Text:
-    text = Text(f"@@ -{hunk.old_start},{hunk.old_lines} +{hunk.new_start},{hunk.new_lines} @@", styles.hunk)
+    text = Text(inline(hunk.title, 300), styles.hunk)
     if hunk.header:
         text.append(" " + inline(hunk.header, 300), styles.muted)
     return text

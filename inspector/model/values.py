@@ -1,0 +1,217 @@
+"""A value from a session, made safe once: exact integers, finite times, clamped durations, valid text.
+
+Every decoder reads JSON through ``loads_json`` and gives times and timeouts to the events, whose
+constructors pass them through ``time_s`` and ``duration_ms``; nothing downstream checks again.
+Text is made valid here (lone surrogates become U+FFFD; the raw view still shows the original bytes)
+and inert where it is shown (``inspector.textsafe``), or by ``dumps_json`` for JSON outputs.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+from collections.abc import Callable
+from typing import Any
+
+_fast_loads: Callable[[bytes], Any] | None
+try:  # orjson is a dependency; plain json keeps the module usable without it
+    from orjson import loads as _fast_loads
+except ImportError:  # pragma: no cover
+    _fast_loads = None
+
+# Epoch seconds a clock can show: 1970 to the end of year 9999 (time_t and strftime both cope).
+MIN_TIME_S = 0.0
+MAX_TIME_S = 253402300799.0
+# A timeout or duration longer than a hundred years is not one: clamp it (the raw record keeps it).
+MAX_DURATION_MS = 100 * 365 * 24 * 3600 * 1000
+# Python refuses to turn longer digit strings into ints (CVE-2020-10735); keep them as their digits.
+MAX_INT_DIGITS = 4300
+# A hunk's line number past this is not a line of any file the UI can show.
+MAX_LINE_NO = 10**9
+
+# orjson reads integers only within 64 bits and turns bigger ones into floats: a run of 19 digits
+# (-2^63 has 19) sends the record to the exact stdlib parser instead.
+_LONG_DIGITS = re.compile(rb"[0-9]{19}")
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def parse_int(digits: str) -> int | str:
+    return int(digits) if len(digits.lstrip("-")) <= MAX_INT_DIGITS else digits
+
+
+def _reason(exc: BaseException) -> str:
+    if isinstance(exc, RecursionError):
+        return "nested too deeply to decode"
+    if isinstance(exc, json.JSONDecodeError):
+        return f"not JSON: {exc.msg} (column {exc.colno})"
+    if isinstance(exc, UnicodeDecodeError):
+        return f"not valid UTF-8 (byte {exc.start})"
+    return f"not JSON: {str(exc)[:160]}"
+
+
+def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | None]:
+    """One JSON value, exact and valid: ``(value, None)``, or ``(None, reason)`` when unreadable.
+
+    orjson when it is exact (no integer past 64 bits); else the stdlib parser, with integers too long
+    for Python kept as their digit strings and lone surrogates replaced.
+    """
+    raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else bytes(data)
+    if _fast_loads is not None and _LONG_DIGITS.search(raw) is None:
+        try:
+            return _fast_loads(raw), None
+        except (ValueError, TypeError, RecursionError):
+            pass  # the stdlib parser says why, and reads what orjson refuses (lone surrogates, NaN)
+    return loads_exact(raw)
+
+
+def loads_exact(raw: bytes) -> tuple[Any, str | None]:
+    """The stdlib parser with the same guarantees as ``loads_json`` (for callers that need its errors)."""
+    try:
+        value = json.loads(raw.decode("utf-8"), parse_int=parse_int)
+    except (ValueError, RecursionError) as exc:
+        return None, _reason(exc)
+    if _SURROGATE_ESCAPE.search(raw) is not None:
+        value = valid(value)
+    return value, None
+
+
+def valid(value: Any) -> Any:
+    """``value`` with every lone surrogate in its strings (and keys) replaced by U+FFFD.
+
+    Containers are fixed in place (they are fresh from a parser), without recursion: nesting as
+    deep as the parser allowed never raises here.
+    """
+    if isinstance(value, str):
+        return valid_text(value)
+    if not isinstance(value, (dict, list)):
+        return value
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, dict):
+            renamed = [k for k in item if isinstance(k, str) and valid_text(k) is not k]
+            for key in renamed:
+                item[valid_text(key)] = item.pop(key)
+            pairs: Any = item.items()
+        else:
+            pairs = enumerate(item)
+        for key, child in list(pairs):
+            if isinstance(child, str):
+                fixed = valid_text(child)
+                if fixed is not child:
+                    item[key] = fixed
+            elif isinstance(child, (dict, list)):
+                stack.append(child)
+    return value
+
+
+def valid_text(text: str) -> str:
+    """``text`` that encodes as UTF-8: lone surrogates become U+FFFD."""
+    if text.isascii():
+        return text
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def number(value: Any) -> float | None:
+    """A finite float for an int or float (huge ints and NaN/inf give None; bools are not numbers)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    try:
+        result = float(value)
+    except OverflowError:
+        return None
+    return result if math.isfinite(result) else None
+
+
+def time_s(value: Any) -> float | None:
+    """Epoch seconds a clock can show, or None (NaN, infinities and times past year 9999 are no time)."""
+    if value is None:
+        return None
+    seconds = number(value)
+    if seconds is None or not MIN_TIME_S <= seconds <= MAX_TIME_S:
+        return None
+    return seconds
+
+
+def duration_ms(value: Any) -> int | None:
+    """A timeout or duration in whole milliseconds, within 0 and a hundred years; None if not a number."""
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    if isinstance(value, int):
+        return min(max(value, 0), MAX_DURATION_MS)
+    if math.isnan(value):
+        return None
+    return int(min(max(value, 0.0), float(MAX_DURATION_MS)))
+
+
+def line_no(value: Any) -> int | None:
+    """A line number or count of a diff hunk, or None when no file has it (negative, huge, not an int)."""
+    if isinstance(value, str):
+        return digits(value) if value.isascii() and value.isdigit() else None
+    if isinstance(value, bool) or not isinstance(value, int):
+        return None
+    return value if 0 <= value <= MAX_LINE_NO else None
+
+
+def digits(text: str) -> int | None:
+    """The int written by a run of ASCII digits, or None past ``MAX_LINE_NO`` (never a ValueError)."""
+    text = text.lstrip("0") or "0"
+    if len(text) > 10:
+        return None
+    return line_no(int(text))
+
+
+# -- JSON for outputs ------------------------------------------------------------------------
+# Inside a JSON string these stay valid but act on a terminal that shows the JSON (C1 controls,
+# bidi overrides, invisible formatting, lone surrogates): write them as \u escapes.
+_JSON_UNSAFE = re.compile(
+    "[\x7f-\x9f\xad\u061c\u180e\u200b-\u200f\u2028\u2029\u202a-\u202e\u2060-\u2069\ufeff"
+    "\ufff9-\ufffb\ud800-\udfff\U000e0000-\U000e007f]"
+)
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    if code <= 0xFFFF:
+        return f"\\u{code:04x}"
+    code -= 0x10000
+    return f"\\u{0xD800 + (code >> 10):04x}\\u{0xDC00 + (code & 0x3FF):04x}"
+
+
+def _json_default(value: Any) -> Any:
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    return repr(value)
+
+
+def dumps_json(value: Any, **options: Any) -> str:
+    """JSON text for an output: UTF-8 kept readable, but nothing in it can act on a terminal."""
+    try:
+        text = json.dumps(value, ensure_ascii=False, default=_json_default, **options)
+    except ValueError:  # an int past the digit limit that did not come through loads_json
+        text = json.dumps(_ints_as_text(value), ensure_ascii=False, default=_json_default, **options)
+    return _JSON_UNSAFE.sub(_json_escape, text)
+
+
+def _ints_as_text(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, int) and not isinstance(value, bool):
+        try:
+            str(value)
+        except ValueError:
+            return "<integer of more than 4300 digits>"
+        return value
+    if depth > 2000:
+        return None
+    if isinstance(value, dict):
+        return {k: _ints_as_text(v, depth + 1) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_ints_as_text(v, depth + 1) for v in value]
+    return value

@@ -1,0 +1,95 @@
+"""Run the inspector's headless commands in-process on hostile files, and build such files."""
+
+from __future__ import annotations
+
+import contextlib
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+from inspector.cli import main
+
+HEADLESS = (["dump"], ["dump", "--json"], ["stats"], ["stats", "--json"], ["check"])
+
+
+def run_cli(*args: str) -> tuple[int, str, str]:
+    """``inspector ARGS`` in this process: (exit code, stdout, stderr); an exception propagates."""
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        code = main(list(args))
+    return code, out.getvalue(), err.getvalue()
+
+
+def envelope(kind: int, body: dict[str, Any], meta: dict[str, Any] | None = None, stanza: int = 1) -> dict:
+    return {"stanzaId": stanza, "conversationId": "c1", "type": kind, "meta": meta or {}, "body": body}
+
+
+def alicia_request(call_id: str = "t1", **body: Any) -> dict:
+    fields = {
+        "id": call_id,
+        "toolName": "get_weather",
+        "parameters": {"city": "Paris"},
+        "execution": "server",
+    }
+    fields.update(conversationId="c1", messageId="m1")
+    fields.update(body)
+    return envelope(6, fields, {"timestamp": "2026-11-01T10:00:00Z"})
+
+
+def alicia_result(call_id: str = "t1", **body: Any) -> dict:
+    fields = {
+        "id": call_id,
+        "requestId": call_id,
+        "success": True,
+        "result": {"t": 18},
+        "conversationId": "c1",
+    }
+    fields.update(body)
+    return envelope(7, fields, {"timestamp": "2026-11-01T10:00:01Z"}, stanza=-2)
+
+
+def rap_request(call_id: str = "c1", **extra: Any) -> dict:
+    return {
+        "ts": "2026-11-01T10:00:00Z",
+        "operation": "deploy",
+        "arguments": {"a": 1},
+        "id": call_id,
+        **extra,
+    }
+
+
+def rap_result(call_id: str = "c1", **extra: Any) -> dict:
+    return {"ts": "2026-11-01T10:00:01Z", "type": "tool_result", "id": call_id, "text": "ok", **extra}
+
+
+def claude_pair(call_id: str, tool_input: Any, result: Any = "done") -> list[dict]:
+    """A Claude Code assistant tool_use and the user tool_result answering it."""
+    base = {"sessionId": "s1", "version": "2.1.30", "cwd": "/w", "isSidechain": False, "userType": "external"}
+    use = {"type": "tool_use", "id": call_id, "name": "Bash", "input": tool_input}
+    answer = {"type": "tool_result", "tool_use_id": call_id, "content": result}
+    return [
+        {
+            **base,
+            "type": "assistant",
+            "uuid": f"u-{call_id}-1",
+            "parentUuid": None,
+            "timestamp": "2026-11-01T10:00:00.000Z",
+            "message": {"id": f"m-{call_id}", "role": "assistant", "content": [use]},
+        },
+        {
+            **base,
+            "type": "user",
+            "uuid": f"u-{call_id}-2",
+            "parentUuid": f"u-{call_id}-1",
+            "timestamp": "2026-11-01T10:00:01.000Z",
+            "message": {"role": "user", "content": [answer]},
+        },
+    ]
+
+
+def jsonl(path: Path, records: list[Any]) -> Path:
+    """Write records as JSON lines (big ints exact, ``\\ud800`` kept as escapes); a str is written as is."""
+    lines = [r if isinstance(r, str) else json.dumps(r) for r in records]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
