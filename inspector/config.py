@@ -24,6 +24,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.model.replay import SPEEDS, parse_speed
+from inspector.smallfile import read_settings_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -102,8 +103,7 @@ def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -
     path = path or config_path(env)
     config = Config(path=path)
     try:
-        with open(path, "rb") as fh:
-            data = tomllib.load(fh)
+        data = tomllib.loads(read_settings_bytes(path).decode("utf-8"))
     except FileNotFoundError:
         return config, []
     except IsADirectoryError:

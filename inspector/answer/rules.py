@@ -26,6 +26,7 @@ from typing import Any
 
 from inspector.answer import compose
 from inspector.model import Call, Executor
+from inspector.smallfile import read_settings_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -110,8 +111,7 @@ class RuleSet:
 def load(path: str) -> RuleSet:
     """Read and check a rules file; raises :class:`RulesError` (with a line when one can be found)."""
     try:
-        with open(path, encoding="utf-8") as fh:
-            text = fh.read()
+        text = read_settings_bytes(path).decode("utf-8")
     except OSError as exc:
         raise RulesError(path, None, f"cannot read the rules file: {exc.strerror or exc}") from None
     except UnicodeDecodeError:
