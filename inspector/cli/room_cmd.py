@@ -81,4 +81,6 @@ async def _serve(server) -> None:
 def _log(line: str) -> None:
     import time
 
-    print(f"{time.strftime('%H:%M:%S')} {line}", file=sys.stderr, flush=True)
+    from inspector.textsafe import clean
+
+    print(f"{time.strftime('%H:%M:%S')} {clean(line, keep_newlines=False)}", file=sys.stderr, flush=True)

@@ -7,6 +7,8 @@ import os
 from collections.abc import Iterable
 from logging.handlers import RotatingFileHandler
 
+from inspector.textsafe import clean
+
 _MARK = "_inspector_handler"
 
 
@@ -32,6 +34,13 @@ def log_path() -> str:
     return os.path.join(platformdirs.user_log_dir("inspector"), "livekit.log")
 
 
+class _Inert(logging.Formatter):
+    """A formatter whose lines are inert: an identity or reason from a peer cannot act on a terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return clean(super().format(record))
+
+
 def configure(secrets: Iterable[str], *, to_stderr: bool, path: str | None = None) -> str | None:
     """Send the ``livekit`` logger to a file (returned) and, if asked, to stderr; never to the screen otherwise."""
     logger = logging.getLogger("livekit")
@@ -41,7 +50,7 @@ def configure(secrets: Iterable[str], *, to_stderr: bool, path: str | None = Non
     logger.propagate = False
     logger.setLevel(logging.INFO)
     redact = Redact(secrets)
-    formatter = logging.Formatter("%(asctime)s %(levelname)s %(message)s")
+    formatter = _Inert("%(asctime)s %(levelname)s %(message)s")
     handlers: list[logging.Handler] = []
     path = path or log_path()
     try:

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
-import json
 from typing import IO, Any
 
 from inspector.calltext import call_json, item_text
 from inspector.model import Call, CallStore, Malformed, Message, OrphanResult
 from inspector.model.call import Item
+from inspector.model.values import dumps_json
+from inspector.textsafe import clean
 
 
 def item_json(item: Item, now: float) -> dict[str, Any] | None:
@@ -97,7 +98,7 @@ class Printer:
         if self.as_json:
             obj = item_json(item, now)
             if obj is not None:
-                self.out.write(json.dumps(obj, ensure_ascii=False, default=repr) + "\n")
+                self.out.write(dumps_json(obj) + "\n")
                 self.out.flush()
                 self.lines += 1
             return
@@ -110,7 +111,7 @@ class Printer:
     def note(self, event: str, text: str, **fields: Any) -> None:
         """A line of the run itself (e.g. where the recording goes), not from the room."""
         if self.as_json:
-            self.out.write(json.dumps({"event": event, "text": text, **fields}, ensure_ascii=False) + "\n")
+            self.out.write(dumps_json({"event": event, "text": text, **fields}) + "\n")
         else:
-            self.out.write(text + "\n")
+            self.out.write(clean(text) + "\n")  # a reason or room name from a peer stays inert
         self.out.flush()

@@ -32,6 +32,7 @@ from inspector.room.tokens import (
     mint_token,
     verify_token,
 )
+from inspector.textsafe import clean
 
 log = logging.getLogger("inspector.room")
 REASON = models.DisconnectReason
@@ -252,7 +253,7 @@ class RoomServer:
         except ConnectionClosed:
             pass
         except Exception:  # noqa: BLE001 - one broken session must not take the server down
-            log.exception("session of %s failed", participant.identity)
+            log.exception("session of %s failed", clean(participant.identity, keep_newlines=False))
         finally:
             await self._end(participant, REASON.CLIENT_INITIATED, "connection closed", graceful=False)
             writer.cancel()
@@ -305,7 +306,10 @@ class RoomServer:
         try:
             request = rtc.SignalRequest.FromString(message)
         except Exception:  # noqa: BLE001 - a garbled frame is skipped, the session goes on
-            log.info("%s sent a frame that is not a SignalRequest; ignored", participant.identity)
+            log.info(
+                "%s sent a frame that is not a SignalRequest; ignored",
+                clean(participant.identity, keep_newlines=False),
+            )
             return
         which = request.WhichOneof("message")
         if which == "ping_req":
@@ -380,7 +384,8 @@ class RoomServer:
 
     def _event(self, line: str) -> None:
         try:
-            self._on_event(line)
+            # identities, room names and reasons come from tokens and peers: inert before any log
+            self._on_event(clean(line, keep_newlines=False))
         except Exception:  # noqa: BLE001 - a failing log sink must not break the room
             log.exception("room event handler failed")
 
