@@ -10,7 +10,7 @@ from typing import Any
 from inspector.calltext import call_json
 from inspector.model import Call, Malformed, Message, OrphanResult
 from inspector.model.call import Item
-from inspector.model.values import dumps_json
+from inspector.model.values import dumps_json, valid_text
 from inspector.session import hydrate
 from inspector.textsafe import clean, md_code, md_text, one_line
 
@@ -83,6 +83,18 @@ def copy_text(item: Item, choice: str, now: float | None) -> str | None:
             return _dumps({"error_code": first.error_code, "error_message": first.error_message})
         return _dumps(first.data)
     return None
+
+
+# What one OSC 52 copy may send: terminals cap it too (and drop the whole copy past their cap),
+# and a 200 MB result must not become a 267 MB escape sequence. The rest goes with an export.
+CLIPBOARD_LIMIT = 1_000_000
+
+
+def clipboard_text(text: str, limit: int = CLIPBOARD_LIMIT) -> tuple[str, bool]:
+    """What to put on the clipboard: valid UTF-8, at most ``limit`` characters; True when cut."""
+    if len(text) <= limit:
+        return valid_text(text), False
+    return valid_text(text[:limit]), True
 
 
 def _fence(text: str) -> str:

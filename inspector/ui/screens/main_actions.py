@@ -173,8 +173,17 @@ class MainActions:
             if text is None:
                 self.notify("Nothing to copy for that item.", severity="warning", timeout=3)
                 return
-            self.app.copy_to_clipboard(text)
+            sent, cut = export.clipboard_text(text)
+            self.app.copy_to_clipboard(sent)
             label = dict(export.COPY_CHOICES)[choice].lower()
+            if cut:  # say so, as terminals that cap OSC 52 do not
+                self.notify(
+                    f"Copied the first {len(sent):,} of {len(text):,} characters of the {label} "
+                    "(the clipboard's cap); export it (x) for all of it.",
+                    severity="warning",
+                    timeout=6,
+                )
+                return
             self.notify(f"Copied the {label} ({len(text)} characters).", timeout=3)
 
         self.app.push_screen(ChoiceMenu("Copy", export.COPY_CHOICES), copy)
