@@ -83,7 +83,9 @@ def summarize(value: object, limit: int = 100) -> str:
 
 
 # -- Markdown --------------------------------------------------------------------------------
-_MD_SPECIAL = re.compile(r"([\\`*_{}\[\]()#+\-.!|~>])")
+# What can start a construct mid-line: emphasis, code, links and images, tables, strikethrough; an
+# underscore only at a word's edge (inside a word, as in ``web_search``, it is plain text).
+_MD_SPECIAL = re.compile(r"[\\`*\[\]!|~]|(?<![0-9A-Za-z])_|_(?![0-9A-Za-z])")
 _MD_HTML = {"<": "&lt;", ">": "&gt;", "&": "&amp;"}
 
 
@@ -91,7 +93,7 @@ def md_text(text: str) -> str:
     """Session text for a Markdown heading or paragraph: inert (no link, image, HTML or emphasis)."""
     text = one_line(text, 10_000)
     text = "".join(_MD_HTML.get(ch, ch) for ch in text) if any(ch in text for ch in "<>&") else text
-    return _MD_SPECIAL.sub(r"\\\1", text)
+    return _MD_SPECIAL.sub(lambda m: "\\" + m.group(0), text)
 
 
 def md_code(text: str) -> str:
