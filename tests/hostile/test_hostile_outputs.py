@@ -66,7 +66,7 @@ def test_exports_and_pager(tmp_path):
     heading = next(line for line in markdown.splitlines() if line.startswith("## ") and "evil" in line)
     # the tool name is text with nothing active; the id is one code span (its backtick cannot end it)
     name, span = heading[3:].split(" ``", 1)
-    assert "<img" not in name and "](javascript:" not in name and "&lt;img" in name and r"\[l\]" in name
+    assert "<img" not in name and "[l](" not in name and "&lt;img" in name and r"\[l\]" in name
     assert span.endswith("``") and span.count("``") == 1 and "<img" in span
 
 
