@@ -93,3 +93,31 @@ def jsonl(path: Path, records: list[Any]) -> Path:
     lines = [r if isinstance(r, str) else json.dumps(r) for r in records]
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
+
+
+def read_everything(path: str, forced: str | None = None) -> int:
+    """What the headless commands do with a file, without their argument parsing: load it, thread it,
+    render every call as text and JSON, count it and check it. Returns the number of calls."""
+    from inspector.calltext import call_json, item_text
+    from inspector.model import Call, CallStore
+    from inspector.model.stats import problems, session_stats
+    from inspector.model.tool_stats import per_tool
+    from inspector.model.values import dumps_json
+    from inspector.session import UnusableInput, hydrate, load
+
+    store = CallStore(keep_payloads=False)
+    try:
+        load([path], store, forced)
+    except UnusableInput:
+        return -1
+    now = store.clock.now()
+    for call in store.all_calls():
+        request, results = hydrate(call)
+        dumps_json(call_json(call, now, request, results)).encode("utf-8")
+    for item in store.items:
+        for node in item.walk() if isinstance(item, Call) else [item]:
+            item_text(node, now)
+    dumps_json(session_stats(store)).encode("utf-8")
+    per_tool(store.all_calls(), now)
+    problems(store)
+    return store.call_count

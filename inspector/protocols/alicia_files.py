@@ -20,6 +20,7 @@ from inspector.protocols.raw_record import (
     unpack_lenient,
 )
 
+_ARRAY_STARTS = frozenset(range(0x90, 0xA0)) | {0xDC, 0xDD}
 _HEX_LINE = re.compile(rb"^(?:(\S+)\s+)?([0-9a-fA-F]+)\s*$")
 
 
@@ -34,17 +35,25 @@ def sniff(path: str, head: bytes) -> int:
             return 60
         return 0
     match = _HEX_LINE.match(stripped)
-    if match and len(match.group(2)) >= 4 and len(match.group(2)) % 2 == 0:
-        try:
-            obj = unpack(binascii.unhexlify(match.group(2)))
-        except Exception:  # noqa: BLE001
-            return 0
-        return 55 if isinstance(obj, (dict, list)) else 0
-    if head[:1] and (0x80 <= head[0] <= 0x9F or head[0] in (0xDC, 0xDD, 0xDE, 0xDF)):
+    if match and len(match.group(2)) >= 4:
+        digits = match.group(2)
+        if len(digits) % 2 == 0:
+            try:
+                obj = unpack(binascii.unhexlify(digits))
+            except Exception:  # noqa: BLE001
+                obj = None
+            if isinstance(obj, (dict, list)):
+                return 55
+        if len(first) == len(head.rstrip(b"\r\n")):  # one hex line longer than the head: its start decides
+            return 50 if _envelope_start(binascii.unhexlify(digits[: len(digits) // 2 * 2])) else 0
+        return 0
+    if head[:1] and head[0] in _MAP_STARTS | _ARRAY_STARTS:
         unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
         unpacker.feed(head)
         try:
             obj = next(unpacker)
+        except (msgpack.OutOfData, StopIteration):  # one packet cut short (or longer than the head): its start decides
+            return 40 if _envelope_start(head) else 0
         except Exception:  # noqa: BLE001
             return 0
         if isinstance(obj, dict) and "type" in obj:
@@ -52,12 +61,18 @@ def sniff(path: str, head: bytes) -> int:
     return 0
 
 
+def _envelope_start(data: bytes) -> bool:
+    """The bytes begin like an Alicia envelope: a map (or array of maps) with a ``type`` key early on."""
+    return bool(data[:1]) and data[0] in _MAP_STARTS | _ARRAY_STARTS and b"\xa4type" in data[:4096]
+
+
 def read(path: str) -> Iterator[Event]:
     """Read a file of Alicia packets (JSON lines, hex lines, or binary MessagePack)."""
     with open(path, "rb") as fh:
         head = fh.read(4096)
     first = next((line for line in head.splitlines() if line.strip()), b"").strip()
-    if first.startswith(b"{") or _HEX_LINE.match(first):
+    binary = head[:1] and head[0] in _MAP_STARTS | _ARRAY_STARTS  # never the first byte of UTF-8 text
+    if not binary and (first.startswith(b"{") or _HEX_LINE.match(first)):
         yield from _read_lines(path)
     else:
         yield from _read_binary(path)
@@ -102,31 +117,73 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
 def _read_binary(path: str) -> Iterator[Event]:
     with open(path, "rb") as fh:
         data = fh.read()
-    unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
-    unpacker.feed(data)
     number = 0
     position = 0
-    while True:
+    while position < len(data):
         number += 1
+        unpacker = _unpacker(data, position)
         try:
             obj = unpacker.unpack()
-        except msgpack.OutOfData:
-            if position < len(data):
-                yield Malformed(
-                    where=f"packet {number}", reason="truncated MessagePack at end of file", source=path
-                )
-            return
-        except Exception as exc:  # noqa: BLE001
-            yield Malformed(
-                where=f"packet {number}", reason=f"not MessagePack: {reason_of(exc)}", source=path
-            )
-            return
-        end = unpacker.tell()
+        except Exception as exc:  # noqa: BLE001 - OutOfData, a declared length past the data, a bad byte
+            truncated = isinstance(exc, msgpack.OutOfData)
+            resume = _next_envelope(data, position + 1)
+            what = "truncated MessagePack" if truncated else f"not MessagePack: {reason_of(exc)}"
+            where = f"packet {number}"
+            raw = RawRef(source=path, where=where, offset=position, length=resume - position, protocol=NAME)
+            if resume < len(data):
+                what += f"; {resume - position} bytes skipped to the next envelope"
+            elif truncated:
+                what = "truncated MessagePack at end of file"
+            yield Malformed(where=where, reason=what, source=path, raw=raw)
+            position = resume
+            continue
+        end = position + unpacker.tell()
         raw = RawRef(
             source=path, where=f"packet {number}", offset=position, length=end - position, protocol=NAME
         )
         position = end
         yield from decode_object(obj, where=raw.where, source=path, raw=raw)
+
+
+def _unpacker(data: bytes, position: int) -> msgpack.Unpacker:
+    # No declared length may exceed what the file holds (a 4 GB str32 in a small file is refused at once).
+    limit = max(len(data) - position, 1)
+    unpacker = msgpack.Unpacker(
+        raw=False,
+        strict_map_key=False,
+        unicode_errors="replace",
+        max_buffer_size=limit,
+        max_str_len=limit,
+        max_bin_len=limit,
+        max_array_len=limit,
+        max_map_len=limit,
+        max_ext_len=limit,
+    )
+    unpacker.feed(memoryview(data)[position:])
+    return unpacker
+
+
+_MAP_STARTS = frozenset(range(0x80, 0x90)) | {0xDE, 0xDF}
+
+
+def _next_envelope(data: bytes, start: int) -> int:
+    """Where the next whole envelope (a map with a ``type``) begins after a bad packet, else the end."""
+    at = start
+    while True:
+        at = data.find(b"\xa4type", at)
+        if at < 0:
+            return len(data)
+        for begin in range(
+            at - 1, max(start, at - 64) - 1, -1
+        ):  # the map holding that key starts shortly before
+            if data[begin] in _MAP_STARTS:
+                try:
+                    obj = _unpacker(data, begin).unpack()
+                except Exception:  # noqa: BLE001
+                    continue
+                if isinstance(obj, dict) and "type" in obj:
+                    return begin
+        at += 1
 
 
 def redecode(raw: RawRef) -> list[Event]:

@@ -234,8 +234,7 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         return [Malformed(where=where, reason="recorded line is not an object", source=raw.source, raw=raw)]
     if record.get("format") == FORMAT_ID:
         return []  # the header, met again when a followed recording is read from the top
-    ts = record.get("t")
-    ts = float(ts) if isinstance(ts, (int, float)) and not isinstance(ts, bool) else None
+    ts = values.time_s(record.get("t"))
     direction = record.get("dir")
     if direction == "event":
         kind = _text(record.get("kind")) or "event"

@@ -180,3 +180,34 @@ def test_values_clamp_times_and_durations():
         values.duration_ms(float("inf")) == values.MAX_DURATION_MS
         and values.duration_ms(float("nan")) is None
     )
+
+
+def test_a_hex_line_over_64_kb_is_detected_without_format(tmp_path):
+    import msgpack
+
+    packet = msgpack.packb(alicia_request(parameters={"blob": "A" * 40_000}))
+    path = tmp_path / "long.hex"
+    path.write_text(packet.hex() + "\n")
+    code, out, err = run_cli("stats", "--json", str(path))
+    assert code == 0, err
+    assert json.loads(out)["format"] == "alicia" and json.loads(out)["calls"] == 1
+
+
+def test_one_truncated_binary_packet_is_a_malformed_record_exit_1(tmp_path):
+    import msgpack
+
+    path = tmp_path / "cut.msgpack"
+    path.write_bytes(msgpack.packb(alicia_request())[:-4])
+    code, out, err = run_cli("check", str(path))
+    assert code == 1 and "truncated" in out, (out, err)
+
+
+def test_a_bad_packet_inside_a_binary_stream_hides_nothing_after_it(tmp_path):
+    import msgpack
+
+    good = [msgpack.packb(alicia_request(f"k{i}")) for i in range(3)]
+    path = tmp_path / "s.msgpack"
+    path.write_bytes(good[0] + b"\xdb\xff\xff\xff\xffabc" + good[1] + b"\xc1" + good[2])
+    code, out, err = run_cli("dump", "--json", str(path))
+    assert code == 1, err
+    assert [json.loads(line)["id"] for line in out.splitlines()] == ["k0", "k1", "k2"]

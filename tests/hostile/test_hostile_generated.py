@@ -1,0 +1,170 @@
+"""Generated hostile input for every format (issue 9): whatever one record holds, every headless command
+ends with exit 0, 1 or 2, no traceback, in bounded time, and the other calls are still read."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import hostile_gen as gen
+import pytest
+from hostile_io import HEADLESS, read_everything, run_cli
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parents[2]
+BOUND_S = 30  # the issue's bound for one command on one file
+CASES = {"count": 0}
+
+
+class _Overtime(Exception):
+    pass
+
+
+def _alarm(signum, frame):
+    raise _Overtime(f"a command ran past {BOUND_S} s")
+
+
+@pytest.fixture(autouse=True)
+def _bounded():
+    """Every command on every file ends within ``BOUND_S`` (a hang fails the test, never the run)."""
+    previous = signal.signal(signal.SIGALRM, _alarm)
+    yield
+    signal.alarm(0)
+    signal.signal(signal.SIGALRM, previous)
+
+
+def _commands(path: Path, kind: str) -> dict[str, tuple[int, str, str]]:
+    forced = gen.FORCED.get(kind)
+    outcomes = {}
+    for command in HEADLESS:
+        args = [*command, str(path), *(["--format", forced] if forced else [])]
+        signal.alarm(BOUND_S)
+        code, out, err = run_cli(*args)  # an exception here is a traceback the user would see
+        signal.alarm(0)
+        assert code in (0, 1, 2), (args, code, err)
+        assert "Traceback" not in err
+        if code == 2:
+            assert len(err.strip().splitlines()) == 1, err
+        outcomes[" ".join(command)] = (code, out, err)
+    CASES["count"] += 1
+    return outcomes
+
+
+def _ids_in_dump(outcomes) -> set[str]:
+    code, out, _ = outcomes["dump --json"]
+    return {obj["id"] for obj in map(json.loads, out.splitlines()) if "id" in obj} if code != 2 else set()
+
+
+def _check_others_still_count(kind, base, index, outcomes) -> None:
+    bad_id = base[index][0]
+    if not bad_id:  # a corpus-based base: ids unknown
+        return
+    others = {call_id for call_id, _ in base if call_id != bad_id}
+    assert others <= _ids_in_dump(outcomes), (kind, index)
+
+
+MUTATION = settings(
+    max_examples=int(os.environ.get("INSPECTOR_HOSTILE_EXAMPLES", "20")),
+    deadline=None,
+    database=None,
+    suppress_health_check=[
+        HealthCheck.too_slow,
+        HealthCheck.data_too_large,
+        HealthCheck.function_scoped_fixture,
+    ],
+)
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+@MUTATION
+@given(data=st.data())
+def test_one_hostile_field_in_one_record(tmp_path_factory, kind, data):
+    base = gen.BASES[kind][1]()
+    index = data.draw(st.integers(0, len(base) - 1), label="record")
+    paths = gen.paths_of(base[index][1])
+    path = data.draw(st.sampled_from(paths), label="field")
+    value = data.draw(st.sampled_from([*gen.HOSTILE_VALUES, gen.DEEP_MARK]), label="value")
+    folder = tmp_path_factory.mktemp("gen")
+    written = gen.write_mutated(folder, kind, base, index, path, value, "case")
+    outcomes = _commands(written, kind)
+    _check_others_still_count(kind, base, index, outcomes)
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_every_field_of_every_record_takes_every_kind_of_hostile_value(tmp_path, kind):
+    """A sweep: each field of each record gets values in turn (every class reaches every field)."""
+    base = gen.BASES[kind][1]()
+    forced = gen.FORCED.get(kind)
+    values = [*gen.HOSTILE_VALUES, gen.DEEP_MARK]
+    turn = 0
+    for index in range(min(len(base), 2)):  # a request and its result
+        for path in gen.paths_of(base[index][1]):
+            for _ in range(3):
+                value = values[turn % len(values)]
+                turn += 7  # co-prime with the list: every value meets every kind of field
+                written = gen.write_mutated(tmp_path, kind, base, index, path, value, f"sweep{turn}")
+                signal.alarm(BOUND_S)
+                calls = read_everything(str(written), forced)
+                signal.alarm(0)
+                CASES["count"] += 1
+                assert calls == -1 or calls >= len({i for i, _ in base}) - 1 or not base[index][0], (
+                    path,
+                    value,
+                )
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_truncation_at_every_byte(tmp_path, kind):
+    forced = gen.FORCED.get(kind)
+    cuts = gen.truncations(tmp_path, kind)
+    for number, cut in enumerate(cuts):
+        signal.alarm(BOUND_S)
+        read_everything(str(cut), forced)
+        signal.alarm(0)
+        CASES["count"] += 1
+        if number % 40 == 0:
+            _commands(cut, kind)
+
+
+def test_huge_declared_messagepack_lengths(tmp_path):
+    for kind, path in gen.huge_length_files(tmp_path):
+        outcomes = _commands(path, kind)
+        code, out, err = outcomes["stats --json"]
+        assert code == 1, (path.name, err)  # the bad packet is malformed; the file is still read
+        assert json.loads(out)["calls"] == 2, path.name
+
+
+def test_a_few_real_processes(tmp_path):
+    """The real command line on a few generated files: exit 0/1/2, no traceback on stderr."""
+    base = gen.BASES["alicia-json"][1]()
+    files = [
+        (
+            "alicia-json",
+            gen.write_mutated(tmp_path, "alicia-json", base, 0, ("body", "timeoutMs"), 10**400, "a"),
+        ),
+        ("rap", gen.write_mutated(tmp_path, "rap", gen.BASES["rap"][1](), 1, ("text",), "\ud800", "b")),
+        ("alicia-msgpack", gen.huge_length_files(tmp_path)[0][1]),
+    ]
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    for kind, path in files:
+        for command in (["dump", "--json"], ["stats"]):
+            forced = gen.FORCED.get(kind)
+            args = [
+                sys.executable,
+                "-m",
+                "inspector",
+                *command,
+                str(path),
+                *(["--format", forced] if forced else []),
+            ]
+            proc = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
+            assert proc.returncode in (0, 1, 2) and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_zz_report_how_many_cases_ran():
+    print(f"\nhostile cases run: {CASES['count']}")

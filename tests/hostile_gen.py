@@ -1,0 +1,301 @@
+"""A hostile-input generator for every format: good small sessions, and ways to break one record of them.
+
+``BASES`` holds, per format, a few records of good calls (each call's records name its id). A case
+replaces one field of one record (extreme numbers, bad text, wrong types, deep nesting), truncates the
+file, or declares a huge MessagePack length; the other calls must still be read.
+"""
+
+from __future__ import annotations
+
+import base64
+import json
+import os
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import msgpack
+from hostile_io import alicia_request, alicia_result, claude_pair, rap_request, rap_result
+
+from inspector import protocols
+
+CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
+IDS = ("k1", "k2", "k3")
+
+# -- values ------------------------------------------------------------------------------------
+EXTREME_NUMBERS: list[Any] = [
+    10**400,
+    -(10**400),
+    2**64,
+    2**63,
+    -(2**63) - 1,
+    123456789012345678901234567890,
+    1e308,
+    -1e308,
+    5e-324,
+    -0.0,
+    float("nan"),
+    float("inf"),
+    float("-inf"),
+    0,
+    -1,
+]
+BAD_TEXT: list[Any] = [
+    "\ud800",
+    "a\udc00b",
+    "\x1b]0;title\x07\x1b[2J",
+    "\u202e\u2066evil\u2069",
+    "\x00\x85\x9b",
+    "[bold red]markup[/]",
+    "`</code><img src=x onerror=alert(1)>[l](javascript:x)",
+    "x" * 70_000,
+    "\n" * 2000,
+    "@@ -" + "9" * 5000 + ",1 +1,1 @@\n x",
+    "--- a\n+++ b\n@@ -99999999999999999999,-3 +-1,0 @@\n-a\n+b",
+]
+WRONG_TYPES: list[Any] = [None, True, [], [1, "x"], {}, {"x": {"y": None}}, "", "str", 1.5, 7]
+DEEP = 50_000  # deeper than any recursive parser or renderer could follow
+
+
+def deep_value(depth: int = DEEP) -> Any:
+    value: Any = "bottom"
+    for _ in range(depth):
+        value = [value]
+    return value
+
+
+HOSTILE_VALUES = EXTREME_NUMBERS + BAD_TEXT + WRONG_TYPES
+
+
+# -- good sessions -------------------------------------------------------------------------------
+def _alicia_records() -> list[tuple[str, dict]]:
+    out: list[tuple[str, dict]] = []
+    for call_id in IDS:
+        out.append((call_id, alicia_request(call_id, timeoutMs=30000)))
+        out.append((call_id, alicia_result(call_id)))
+    return out
+
+
+def _claude_records() -> list[tuple[str, dict]]:
+    return [(call_id, record) for call_id in IDS for record in claude_pair(call_id, {"command": "ls"})]
+
+
+def _rap_records() -> list[tuple[str, dict]]:
+    diff = {"type": "diff", "content": {"path": "a", "patch": "--- a\n+++ a\n@@ -1,1 +1,1 @@\n-a\n+b\n"}}
+    out: list[tuple[str, dict]] = []
+    for call_id in IDS:
+        out.append((call_id, rap_request(call_id, timeout_ms=5000)))
+        out.append((call_id, rap_result(call_id, display_as=[diff])))
+    return out
+
+
+def _lmkit_records() -> list[tuple[str, dict]]:
+    out: list[tuple[str, dict]] = []
+    for call_id in IDS:
+        out.append((call_id, {"Id": call_id, "Name": "get_weather", "ArgumentsJson": '{"city": "Paris"}'}))
+        out.append(
+            (
+                call_id,
+                {"ToolCallId": call_id, "ToolName": "get_weather", "Type": 0, "ResultJson": '{"t": 18}'},
+            )
+        )
+    return out
+
+
+def _recording_records() -> list[tuple[str, dict]]:
+    out: list[tuple[str, dict]] = []
+    for index, (call_id, envelope) in enumerate(_alicia_records()):
+        record = {"t": 1793527200.0 + index, "dir": "in", "participant": "agent", "topic": "alicia"}
+        record.update(reliable=True, raw=base64.b64encode(msgpack.packb(envelope)).decode(), decoded=envelope)
+        out.append((call_id, record))
+    return out
+
+
+RECORDING_HEADER = {"format": "inspector-recording", "version": 1, "created": "2026-11-01T10:00:00+00:00"}
+
+# format name -> (file suffix, records of good calls, how to write them)
+Writer = Callable[[list[Any]], bytes]
+
+
+def _jsonl(records: list[Any]) -> bytes:
+    return "".join(r if isinstance(r, str) else json.dumps(r) + "\n" for r in records).encode(
+        "utf-8", "surrogatepass"
+    )
+
+
+def _recording(records: list[Any]) -> bytes:
+    return _jsonl([RECORDING_HEADER, *records])
+
+
+def _packable(value: Any) -> Any:
+    """What MessagePack can carry for ``value``: ints within 64 bits, strings without lone surrogates."""
+    if isinstance(value, bool) or value is None:
+        return value
+    if isinstance(value, int):
+        return max(min(value, 2**64 - 1), -(2**63))
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return value.encode("utf-8", "surrogatepass")  # bytes that are not UTF-8: bin, read as bad text
+        return value
+    if isinstance(value, dict):
+        return {_packable(k): _packable(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_packable(v) for v in value]
+    return value
+
+
+def _msgpack_stream(records: list[Any]) -> bytes:
+    return b"".join(r if isinstance(r, bytes) else msgpack.packb(_packable(r)) for r in records)
+
+
+def _hex_lines(records: list[Any]) -> bytes:
+    return b"".join(
+        (r if isinstance(r, bytes) else msgpack.packb(_packable(r))).hex().encode() + b"\n" for r in records
+    )
+
+
+BASES: dict[str, tuple[str, Callable[[], list[tuple[str, dict]]], Writer]] = {
+    "claude": (".jsonl", _claude_records, _jsonl),
+    "recording": (".recording.jsonl", _recording_records, _recording),
+    "alicia-json": (".jsonl", _alicia_records, _jsonl),
+    "alicia-hex": (".hex", _alicia_records, _hex_lines),
+    "alicia-msgpack": (".msgpack", _alicia_records, _msgpack_stream),
+    "rap": (".jsonl", _rap_records, _jsonl),
+    "lmkit": (".jsonl", _lmkit_records, _jsonl),
+}
+FORCED = {"alicia-json": "alicia", "alicia-hex": "alicia", "alicia-msgpack": "alicia"}
+
+
+def _corpus_records(name: str) -> list[tuple[str, dict]]:
+    """A format another helper adds (codex, gemini): the first records of a corpus file, ids unknown."""
+    folder = CORPUS / name
+    for path in sorted(folder.rglob("*.json*")) if folder.is_dir() else []:
+        lines = [
+            line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()
+        ]
+        records = []
+        for line in lines[:12]:
+            try:
+                value = json.loads(line)
+            except ValueError:
+                break
+            if isinstance(value, dict):
+                records.append(("", value))
+        if records:
+            return records
+    return []
+
+
+for _name in protocols.FORMAT_NAMES:
+    if _name not in BASES and _name not in FORCED.values() and _corpus_records(_name):
+        BASES[_name] = (".jsonl", lambda n=_name: _corpus_records(n), _jsonl)
+
+
+def format_of(kind: str) -> str:
+    return FORCED.get(kind, kind)
+
+
+# -- mutations ---------------------------------------------------------------------------------
+def paths_of(value: Any, prefix: tuple = (), depth: int = 0) -> list[tuple]:
+    """Every key path into ``value`` (each field of each object and each item of each array)."""
+    found: list[tuple] = []
+    if depth > 6:
+        return found
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, child in items:
+        found.append((*prefix, key))
+        found.extend(paths_of(child, (*prefix, key), depth + 1))
+    return found
+
+
+def replaced(record: Any, path: tuple, new: Any) -> Any:
+    """A copy of ``record`` with the field at ``path`` set to ``new``."""
+    copy = json.loads(json.dumps(record))
+    target = copy
+    for key in path[:-1]:
+        target = target[key]
+    target[path[-1]] = new
+    return copy
+
+
+def write_case(folder: Path, kind: str, records: list[Any], name: str) -> Path:
+    suffix, _, writer = BASES[kind]
+    path = folder / f"{name}{suffix}"
+    path.write_bytes(writer(records))
+    return path
+
+
+def good_file(folder: Path, kind: str) -> tuple[Path, list[tuple[str, dict]]]:
+    base = BASES[kind][1]()
+    return write_case(folder, kind, [r for _, r in base], f"{kind}-good"), base
+
+
+HUGE_MSGPACK = [
+    b"\xdb\xff\xff\xff\xff" + b"abc",  # str32 of 4 GB, 3 bytes given
+    b"\xc6\xff\xff\xff\xff" + b"abc",  # bin32 of 4 GB
+    b"\xdd\xff\xff\xff\xff" + b"\x01",  # array32 of 4 billion items
+    b"\xdf\xff\xff\xff\xff" + b"\xa1a\x01",  # map32 of 4 billion pairs
+    b"\x86" + b"\xa4type\x06" + b"\xa4body\xdf\x7f\xff\xff\xff",  # an envelope whose body declares 2^31 pairs
+    b"\xc1",  # never used
+    b"\x91" * 200_000 + b"\xc0",  # arrays nested 200,000 deep
+]
+
+
+def huge_length_files(folder: Path) -> list[tuple[str, Path]]:
+    """Files whose one bad packet declares a huge length (binary stream, hex lines, a recording's raw)."""
+    out: list[tuple[str, Path]] = []
+    good = [r for _, r in _alicia_records()]
+    for index, packet in enumerate(HUGE_MSGPACK):
+        records = [good[0], good[1], packet, good[4], good[5]]
+        out.append(("alicia-msgpack", write_case(folder, "alicia-msgpack", records, f"huge{index}")))
+        out.append(("alicia-hex", write_case(folder, "alicia-hex", records, f"huge{index}")))
+        rec = [r for _, r in _recording_records()]
+        bad = dict(rec[2], raw=base64.b64encode(packet).decode())
+        bad.pop("decoded")
+        out.append(
+            (
+                "recording",
+                write_case(folder, "recording", [rec[0], rec[1], bad, rec[4], rec[5]], f"huge{index}"),
+            )
+        )
+    return out
+
+
+def truncations(folder: Path, kind: str, step: int = 1) -> list[Path]:
+    """The good file of ``kind`` cut after every ``step``-th byte."""
+    path, _ = good_file(folder, kind)
+    data = path.read_bytes()
+    out = []
+    for size in range(0, len(data), step):
+        cut = folder / f"cut-{kind}-{size}{BASES[kind][0]}"
+        cut.write_bytes(data[:size])
+        out.append(cut)
+    os.unlink(path)
+    return out
+
+
+DEEP_MARK = "__DEEP__"
+
+
+def deepen(data: bytes, kind: str) -> bytes:
+    """Put a value nested ``DEEP`` levels where a record holds ``DEEP_MARK`` (no recursive encoder can)."""
+    if kind in ("alicia-msgpack", "alicia-hex"):
+        mark, deep = msgpack.packb(DEEP_MARK), b"\x91" * DEEP + b"\xc0"
+        if kind == "alicia-hex":
+            mark, deep = mark.hex().encode(), deep.hex().encode()
+        return data.replace(mark, deep)
+    return data.replace(json.dumps(DEEP_MARK).encode(), b"[" * DEEP + b"]" * DEEP)
+
+
+def write_mutated(
+    folder: Path, kind: str, base: list[tuple[str, dict]], index: int, path: tuple, value: Any, name: str
+) -> Path:
+    """The good session of ``kind`` with field ``path`` of record ``index`` set to ``value``."""
+    records = [r for _, r in base]
+    records[index] = replaced(records[index], path, value)
+    out = write_case(folder, kind, records, name)
+    if value == DEEP_MARK:
+        out.write_bytes(deepen(out.read_bytes(), kind))
+    return out
