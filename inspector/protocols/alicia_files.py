@@ -52,7 +52,10 @@ def sniff(path: str, head: bytes) -> int:
         unpacker.feed(head)
         try:
             obj = next(unpacker)
-        except (msgpack.OutOfData, StopIteration):  # one packet cut short (or longer than the head): its start decides
+        except (
+            msgpack.OutOfData,
+            StopIteration,
+        ):  # one packet cut short (or longer than the head): its start decides
             return 40 if _envelope_start(head) else 0
         except Exception:  # noqa: BLE001
             return 0
