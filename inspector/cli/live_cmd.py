@@ -5,6 +5,8 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
+from inspector.cli import hub_cmd
+
 if TYPE_CHECKING:
     from inspector.live.session import LiveSession
 
@@ -66,6 +68,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--visible", action="store_true", help="join as a visible participant (default: hidden)"
     )
     _answer_options(live)
+    hub_cmd.add_live_options(live)
+    live.epilog = LIVE_EPILOG + "\n" + hub_cmd.HUB_EPILOG
     live.set_defaults(handler=run_live_command)
 
     demo = sub.add_parser(
@@ -83,6 +87,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--auto", action="store_true", help="auto-answer with the demo's built-in rules")
     demo.add_argument("--speed", type=float, default=1.0, help="play the script faster (2 = twice as fast)")
     _answer_options(demo)
+    hub_cmd.add_demo_options(demo)
     demo.set_defaults(handler=run_demo_command)
 
 
@@ -113,10 +118,14 @@ def _supervised(command: str, args: argparse.Namespace) -> int:
 
 
 def run_live_command(args: argparse.Namespace) -> int:
+    if getattr(args, "hub", None):
+        return hub_cmd.run_live_hub(args)
     return _supervised("live", args)
 
 
 def run_demo_command(args: argparse.Namespace) -> int:
+    if getattr(args, "hub", False):
+        return hub_cmd.run_demo_hub(args)
     return _supervised("demo", args)
 
 

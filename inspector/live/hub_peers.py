@@ -148,30 +148,83 @@ class HubAgent:
             await self.conn.close()
 
 
-def scripted_conversation(conv: str = "conv_hub") -> list[tuple[int, dict[str, Any]]]:
+def scripted_conversation(turn: str = "") -> list[tuple[int, dict[str, Any]]]:
     """What an agent sends in one turn: answer start, a server tool and its result, a client tool, a reply."""
+    am, t1, t2 = f"am_1{turn}", f"tu_1{turn}", f"tu_2{turn}"
     return [
-        (13, {"messageId": "am_1"}),
+        (13, {"messageId": am}),
         (
             6,
             {
-                "id": "tu_1",
-                "messageId": "am_1",
+                "id": t1,
+                "messageId": am,
                 "toolName": "web_search",
                 "arguments": {"q": "weather"},
                 "execution": "server",
             },
         ),
-        (7, {"id": "tr_1", "requestId": "tu_1", "messageId": "am_1", "success": True, "result": {"hits": 3}}),
-        (
-            6,
-            {
-                "id": "tu_2",
-                "messageId": "am_1",
-                "toolName": "get_battery",
-                "arguments": {},
-                "execution": "client",
-            },
-        ),
-        (3, {"id": "am_1", "content": "It is sunny; your battery is fine."}),
+        (7, {"id": f"tr_1{turn}", "requestId": t1, "messageId": am, "success": True, "result": {"hits": 3}}),
+        (6, {"id": t2, "messageId": am, "toolName": "get_battery", "arguments": {}, "execution": "client"}),
+        (3, {"id": am, "content": "It is sunny; your battery is fine."}),
     ]
+
+
+class HubAssistant:
+    """A scripted assistant (what the Android app is): registers tools, heartbeats, answers by table."""
+
+    def __init__(
+        self,
+        url: str,
+        secret: str,
+        answers: dict[str, dict[str, Any]],
+        *,
+        heartbeat_every: float = hub.HEARTBEAT_EVERY,
+    ) -> None:
+        self.url = url
+        self.secret = secret
+        self.answers = answers
+        self.heartbeat_every = heartbeat_every
+        self._tasks: list[asyncio.Task[None]] = []
+        self.conn: ClientConnection | None = None
+
+    async def start(self) -> HubAssistant:
+        self.conn = await join(self.url, "assistant", secret=self.secret)
+        tools = [{"name": name, "description": f"{name} (scripted)"} for name in self.answers]
+        await self.conn.send(hub.tools_register(tools))
+        loop = asyncio.get_running_loop()
+        self._tasks = [loop.create_task(self._beat(self.conn)), loop.create_task(self._serve(self.conn))]
+        return self
+
+    async def _beat(self, conn: ClientConnection) -> None:
+        while True:
+            await conn.send(hub.heartbeat())
+            await asyncio.sleep(self.heartbeat_every)
+
+    async def _serve(self, conn: ClientConnection) -> None:
+        async for data in conn:
+            try:
+                env = hub.decode(data if isinstance(data, bytes) else data.encode())
+            except hub.FrameError:
+                continue
+            body = env.get("body")
+            if env["type"] != hub.TOOL_USE_REQUEST or not isinstance(body, dict):
+                continue
+            await asyncio.sleep(0.4)
+            result = self.answers.get(str(body.get("toolName")))
+            conv = str(env.get("conversationId") or "")
+            answer: dict[str, Any] = {
+                "id": str(uuid.uuid4()),
+                "requestId": body.get("id"),
+                "conversationId": conv,
+            }
+            if result is None:
+                answer.update(success=False, error=f"unknown tool {body.get('toolName')}")
+            else:
+                answer.update(success=True, result=result)
+            await conn.send(hub.encode(hub.TOOL_USE_RESULT, answer, conv))
+
+    async def close(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        if self.conn is not None:
+            await self.conn.close()

@@ -34,7 +34,7 @@ def run(
     out = out or sys.stdout
     err = err or sys.stderr
     try:
-        session = LiveSession.prepare(options)
+        session = prepare(options)
     except (SetupError, RulesError) as exc:
         err.write(f"inspector live: {exc}\n")
         return EXIT_SETUP
@@ -49,6 +49,15 @@ def run(
         return run_ui(session, err, show)
     finally:
         session.close()
+
+
+def prepare(options: LiveOptions) -> LiveSession:
+    """A LiveKit session, or with ``--hub`` one on Alicia's WebSocket hub."""
+    if options.hub:
+        from inspector.live.hub_session import HubSession
+
+        return HubSession.prepare(options)
+    return LiveSession.prepare(options)
 
 
 def run_ui(session: LiveSession, err: IO[str], show: ShowUi | None) -> int:
@@ -105,7 +114,8 @@ async def run_headless(
         err.write(f"inspector live: {session.redact(outcome.reason)}\n")
         return EXIT_SETUP
     if not outcome.stopped:
-        err.write(f"inspector live: the room connection was lost ({session.redact(outcome.reason)})\n")
+        what = "hub" if options.hub else "room"
+        err.write(f"inspector live: the {what} connection was lost ({session.redact(outcome.reason)})\n")
         return EXIT_LOST
     return recording_verdict(session, err, EXIT_OK)
 

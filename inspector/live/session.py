@@ -44,6 +44,12 @@ class LiveOptions:
     no_ui: bool = False
     json: bool = False
     verbose: bool = False
+    # Alicia's WebSocket hub instead of a LiveKit room (inspector.live.hub_session)
+    hub: str | None = None
+    as_assistant: bool = False
+    tools: str | None = None
+    agent_secret: str | None = field(default=None, repr=False)
+    tool_timeout: float | None = None
     # filled in by LiveSession.prepare, for the UI to show
     recording_path: str | None = None
     recording_note: str | None = None

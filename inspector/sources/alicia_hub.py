@@ -240,8 +240,7 @@ class HubSource(PacketSource):
 
     async def _heartbeat(self, conn: Any) -> None:
         data = hub.heartbeat()
-        while True:
-            await asyncio.sleep(self.heartbeat_every)
+        while True:  # one at once, then every heartbeat_every seconds (as the Android assistant does)
             try:
                 await conn.send(data)
             except Exception:  # noqa: BLE001 - the reader notices the lost connection
@@ -252,6 +251,7 @@ class HubSource(PacketSource):
                 except OSError as exc:
                     self.ingest.writer = None
                     self._recording_stopped(exc.strerror or str(exc))
+            await asyncio.sleep(self.heartbeat_every)
 
     # -- answering -----------------------------------------------------------------------
     def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:

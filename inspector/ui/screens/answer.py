@@ -151,9 +151,8 @@ class AnswerScreen(ModalScreen[Any]):
             self.set_class("duplicate" in kinds, "-confirm-duplicate")
             self.set_class("late" in kinds, "-confirm-late")
             preview = _preview_text(review.preview_json()) if review.envelope else Text("")
-            size = Text(
-                f"{review.wire_size:,} bytes on the wire, stanzaId {review.stanza_id}", style="italic"
-            )
+            stanza = f", stanzaId {review.stanza_id}" if "stanzaId" in (review.envelope or {}) else ""
+            size = Text(f"{review.wire_size:,} bytes on the wire{stanza}", style="italic")
             self.query_one("#answer-preview", Static).update(Group(size, preview))
         self.query_one("#answer-issues", Static).update(issues)
         self._show_head(host_of(self).now)
@@ -205,9 +204,8 @@ class AnswerScreen(ModalScreen[Any]):
         except AnswerError as exc:
             issues.update(Text("not sent: " + one_line(str(exc), 400), style="bold red"))
             return
-        self.app.notify(
-            f"Answer sent for {one_line(self.call.call_id, 60)} (stanzaId {sent.stanza_id}).", timeout=4
-        )
+        stanza = f" (stanzaId {sent.stanza_id})" if "stanzaId" in sent.envelope else ""
+        self.app.notify(f"Answer sent for {one_line(self.call.call_id, 60)}{stanza}.", timeout=4)
         self.dismiss(sent)
 
 

@@ -1,0 +1,122 @@
+"""One ``inspector live --hub`` run: options checked, tools loaded, recording opened, the hub source wired.
+
+It is a :class:`~inspector.live.session.LiveSession` (same auto-responder, stop and close) whose source
+is a :class:`~inspector.sources.alicia_hub.HubSource` instead of a LiveKit room.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+from urllib.parse import urlsplit
+
+from inspector.answer import rules as rules_mod
+from inspector.answer.engine import AsyncioScheduler, AutoResponder, Decision
+from inspector.live import hub_tools, record_target
+from inspector.live.errors import SetupError
+from inspector.live.session import LiveOptions, LiveSession
+from inspector.model import CallStore, Clock
+from inspector.protocols.recording import default_recording_path
+from inspector.sources.alicia_hub import HubSource
+from inspector.sources.livekit_room import safe_url
+
+SECRET_ENV = "ALICIA_AGENT_SECRET"
+_LIVEKIT_ONLY = ("url", "room", "identity", "token", "api_key", "api_secret")
+
+
+@dataclass
+class HubCredentials:
+    """What ``logs`` and ``redact`` need: the secrets to blank out (the agent secret)."""
+
+    url: str
+    secret: str = field(default="", repr=False)
+
+    @property
+    def secrets(self) -> list[str]:
+        return [self.secret] if self.secret else []
+
+
+def check(options: LiveOptions, env: Mapping[str, str]) -> HubCredentials:
+    """The options that make sense together for the hub; the secret from the option or the environment."""
+    url = options.hub or ""
+    parts = urlsplit(url)
+    if parts.scheme not in ("ws", "wss", "http", "https") or not parts.hostname:
+        raise SetupError(f"--hub {safe_url(url) or url!r}: not a hub URL (ws://host/api/v1/ws or wss://...)")
+    if parts.scheme in ("http", "https"):  # as bridge.go does: the hub is the same address over WebSocket
+        url = url.replace(parts.scheme, "ws" if parts.scheme == "http" else "wss", 1)
+    given = [f"--{name.replace('_', '-')}" for name in _LIVEKIT_ONLY if getattr(options, name, None)]
+    if given:
+        raise SetupError(f"{given[0]} is for LiveKit rooms; with --hub, leave it out")
+    secret = options.agent_secret or env.get(SECRET_ENV, "")
+    if options.as_assistant:
+        if not options.tools:
+            raise SetupError("--as-assistant needs --tools FILE (the [[tool]] tables to register)")
+        if options.answer is False:
+            raise SetupError("--as-assistant answers requests: drop --no-answer")
+    else:
+        if options.tools:
+            raise SetupError("--tools is for --as-assistant (a monitor registers nothing)")
+        if options.answer_rules:
+            raise SetupError(
+                "--answer-rules needs --as-assistant: the hub takes answers only from its assistant"
+            )
+    if options.tool_timeout is not None and not options.tool_timeout > 0:
+        raise SetupError("--tool-timeout must be a positive number of seconds")
+    return HubCredentials(url, secret)
+
+
+class HubSession(LiveSession):
+    """A live session on Alicia's hub; build it with :meth:`prepare` (raises SetupError / RulesError)."""
+
+    def __init__(  # noqa: D107 - LiveSession's, with a hub source
+        self,
+        options: LiveOptions,
+        credentials: Any,
+        *,
+        clock: Clock | None = None,
+        ruleset: rules_mod.RuleSet | None = None,
+        tools: list[dict[str, Any]] | None = None,
+    ) -> None:
+        self.options = options
+        self.credentials = credentials
+        self.store = CallStore(clock=clock)
+        role = "assistant" if options.as_assistant else "monitor"
+        where = safe_url(credentials.url)
+        name = f"hub-{urlsplit(credentials.url).hostname or 'local'}-{role}"
+        path = None if options.no_record else (options.record or default_recording_path(name))
+        if path and options.record:
+            path, options.recording_note = record_target.choose(path, where, append=options.append)
+        header = {"room": where, "url": where, "identity": role, "source": "alicia-hub", "role": role}
+        from inspector import __version__
+
+        header["inspector"] = __version__
+        self.writer = record_target.open_writer(path, header) if path else None
+        options.recording_path = path
+        options.rules = ruleset
+        options.title = f"hub {role} · {where}"
+        self.source = HubSource(  # type: ignore[assignment]
+            credentials.url,
+            self.store,
+            self.writer,
+            role=role,
+            secret=credentials.secret,
+            tools=tools,
+            tool_timeout=options.tool_timeout or 30.0,
+        )
+        self.source.give_up_after = options.give_up_after
+        self.engine: AutoResponder | None = None
+        self.decisions: list[Decision] = []
+        if ruleset is not None and len(ruleset):
+            self.engine = AutoResponder(ruleset, AsyncioScheduler(), self._deliver, log=self.decisions.append)
+            self.source.watch_events(self._offer)
+
+    @classmethod
+    def prepare(
+        cls, options: LiveOptions, env: Mapping[str, str] | None = None, clock: Clock | None = None
+    ) -> HubSession:
+        credentials = check(options, os.environ if env is None else env)
+        tools = hub_tools.load(options.tools) if options.tools else None
+        ruleset = rules_mod.load(options.answer_rules) if options.answer_rules else None
+        return cls(options, credentials, clock=clock, ruleset=ruleset, tools=tools)
