@@ -10,7 +10,7 @@ import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlsplit
 
 from inspector.answer import rules as rules_mod
 from inspector.answer.engine import AsyncioScheduler, AutoResponder, Decision
@@ -32,10 +32,11 @@ class HubCredentials:
 
     url: str
     secret: str = field(default="", repr=False)
+    in_url: str = field(default="", repr=False)  # an ?agent_secret= the URL itself carries
 
     @property
     def secrets(self) -> list[str]:
-        return [self.secret] if self.secret else []
+        return [s for s in (self.secret, self.in_url) if s]
 
 
 def check(options: LiveOptions, env: Mapping[str, str]) -> HubCredentials:
@@ -64,7 +65,8 @@ def check(options: LiveOptions, env: Mapping[str, str]) -> HubCredentials:
             )
     if options.tool_timeout is not None and not options.tool_timeout > 0:
         raise SetupError("--tool-timeout must be a positive number of seconds")
-    return HubCredentials(url, secret)
+    in_url = next(iter(parse_qs(parts.query).get("agent_secret", [])), "")
+    return HubCredentials(url, secret, in_url)
 
 
 class HubSession(LiveSession):
@@ -102,6 +104,7 @@ class HubSession(LiveSession):
             self.writer,
             role=role,
             secret=credentials.secret,
+            hidden=credentials.secrets,
             tools=tools,
             tool_timeout=options.tool_timeout or 30.0,
         )

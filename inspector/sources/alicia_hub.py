@@ -51,6 +51,7 @@ class HubSource(PacketSource):
         tool_timeout: float = hub.TOOL_TIMEOUT,
         heartbeat_every: float = hub.HEARTBEAT_EVERY,
         connect_timeout: float = 10.0,
+        hidden: list[str] | None = None,
     ) -> None:
         identity = "assistant" if role == "assistant" else "monitor"
         super().__init__(store, writer, identity=identity, answering=role == "assistant")
@@ -58,6 +59,7 @@ class HubSource(PacketSource):
         self.display_url = safe_url(url)
         self.role = role
         self._secret = secret
+        self._hidden = [s for s in [secret, *(hidden or [])] if s]  # blanked out of every message
         self.tools = list(tools or [])
         self.tool_timeout_ms = max(1, int(tool_timeout * 1000))
         self.heartbeat_every = heartbeat_every
@@ -173,7 +175,9 @@ class HubSource(PacketSource):
         raise LiveConnectError(reason)
 
     def redact(self, text: str) -> str:
-        return text.replace(self._secret, "<secret>") if self._secret else text
+        for secret in self._hidden:
+            text = text.replace(secret, "<secret>")
+        return text
 
     # -- receiving -----------------------------------------------------------------------
     async def _read(self, conn: Any) -> None:

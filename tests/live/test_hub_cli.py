@@ -181,3 +181,21 @@ async def test_demo_hub_as_monitor_sees_the_scripted_assistant_answer():
     assert clipboard and clipboard[0]["state"] == "succeeded"
     senders = {x["sender"] for x in lines if x["event"] == "message"}
     assert {"client → server", "agent → server", "server → agent"} <= senders
+
+
+async def test_a_secret_in_the_url_works_and_is_never_shown(tmp_path):
+    server = await HubServer(SECRET).start()
+    tools = tmp_path / "tools.toml"
+    tools.write_text('[[tool]]\nname = "get_time"\ndescription = "time"\n')
+    record = tmp_path / "q.jsonl"
+    url = f"{server.url}?agent_secret={SECRET}"
+    proc = await spawn(
+        "--hub", url, "--as-assistant", "--tools", str(tools), "--no-ui", "--json", "--record", str(record)
+    )
+    seen: list[dict] = []
+    await read_until(proc, seen, connected)
+    assert server.assistant_tools == [{"name": "get_time", "description": "time"}]
+    code, err = await finish(proc)
+    await server.close()
+    assert code == 0, err
+    assert SECRET not in json.dumps(seen) + err + record.read_text()
