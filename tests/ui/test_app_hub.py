@@ -66,3 +66,44 @@ async def test_the_person_answers_a_hub_request_and_the_bridge_gets_it_by_reques
             await bridge.close()
         await source.stop()
         await server.close()
+
+
+async def test_the_app_as_a_hub_monitor_lists_the_conversation_and_cannot_answer():
+    from inspector.live.hub_peers import HubAgent, join, scripted_conversation
+    from inspector.protocols import alicia_hub as hub
+
+    server = await HubServer(SECRET).start()
+    clock = SystemClock()
+    store = CallStore(clock=clock)
+    source = HubSource(server.url, store)
+    app = make_app(store, clock=clock, source=source, label="hub monitor")  # type: ignore[arg-type]
+    agent = client = None
+    try:
+        async with app.run_test(size=SIZE) as pilot:
+            for _ in range(200):
+                if server.monitors:
+                    break
+                await pilot.pause(0.05)
+            agent = await HubAgent(server.url, SECRET).start()
+            client = await join(server.url, conversation="conv_hub")
+            await client.send(hub.encode(2, {"id": "um_1", "content": "weather?"}, "conv_hub"))
+            await agent.play(scripted_conversation(), "conv_hub")
+            for _ in range(200):
+                if len(store.calls) == 2:
+                    break
+                await pilot.pause(0.05)
+            await pilot.pause(0.2)
+            text = screen_text(app)
+            assert "web_search" in text and "get_battery" in text and "connected" in text
+            call = store.find("conv_hub", "tu_2")
+            assert call is not None and call.request.sender == "agent → server"
+            await pilot.press("p")  # the pending client request
+            await pilot.press("a")
+            await pilot.pause()
+            assert not isinstance(app.screen, AnswerScreen)  # a monitor cannot answer
+    finally:
+        for peer in (agent, client):
+            if peer is not None:
+                await peer.close()
+        await source.stop()
+        await server.close()
