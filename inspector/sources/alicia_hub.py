@@ -297,6 +297,14 @@ def _words(exc: BaseException) -> str:
     """A connection failure in words (the exception's own message, or its kind)."""
     text = str(exc).strip()
     name = type(exc).__name__
+    status = getattr(getattr(exc, "response", None), "status_code", None)
+    if status == 403:  # ws.go's CheckOrigin: an empty Origin passes only with AllowEmptyOrigin
+        return (
+            "the hub refused the WebSocket upgrade (HTTP 403): it checks the Origin header, and sends 403 "
+            "when its allowed origins do not admit this client (AllowEmptyOrigin in its config)"
+        )
+    if status == 404:
+        return "no hub at this address (HTTP 404): the hub's path is /api/v1/ws"
     if isinstance(exc, (TimeoutError, asyncio.TimeoutError)) and not text:
         return "the hub did not answer in time"
     return f"{text} ({name})" if text else name

@@ -25,6 +25,7 @@ _FINAL = (
     "not a JWT",
     "refused the agent secret",  # sources/alicia_hub.py
     "isn't a valid URI",  # websockets on a malformed hub URL
+    "no hub at this address",  # sources/alicia_hub.py: HTTP 404
 )
 
 

@@ -199,3 +199,12 @@ async def test_a_secret_in_the_url_works_and_is_never_shown(tmp_path):
     await server.close()
     assert code == 0, err
     assert SECRET not in json.dumps(seen) + err + record.read_text()
+
+
+async def test_a_wrong_path_exits_2_naming_the_hubs_path():
+    server = await HubServer(SECRET).start()
+    proc = await spawn("--hub", server.url.replace("/api/v1/ws", "/ws"), "--no-ui", "--no-record")
+    _, err = await asyncio.wait_for(proc.communicate(), 20)
+    await server.close()
+    assert proc.returncode == 2
+    assert "no hub at this address (HTTP 404): the hub's path is /api/v1/ws" in err.decode()
