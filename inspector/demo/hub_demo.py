@@ -87,7 +87,8 @@ class HubDemo:
 
         await client.send(hub.encode(2, {"id": f"um_{turn}", "content": "How is my phone?"}, CONVERSATION))
         await agent.play(scripted_conversation(f"_{turn}"), CONVERSATION, pause=self.pause)
-        for _ in range(50):  # the bridge asks only a fresh assistant, as bridge.go does
+        # the bridge asks only a fresh assistant (one heartbeat every 15 s), as bridge.go does
+        for _ in range(200):
             if bridge.assistant_available():
                 break
             await asyncio.sleep(0.1)
