@@ -8,9 +8,9 @@ HUB_EPILOG = """\
 With --hub URL (Alicia's WebSocket hub, e.g. wss://host/api/v1/ws) the inspector joins the hub instead
 of a LiveKit room: as a monitor (no secret needed; every frame, src -> dst) or, with --as-assistant,
 as the assistant that executes client tools (registers --tools, heartbeats, answers from the answer
-screen or --answer-rules). The agent secret comes from --agent-secret or ALICIA_AGENT_SECRET (better:
-an option shows in `ps`); it is sent as a Bearer header only, never shown or recorded. A refused
-secret exits 2 with the hub's reason.
+screen or --answer-rules). The agent secret comes from ALICIA_AGENT_SECRET or --agent-secret (prefer
+the variable: an option shows in `ps`); it is sent as a Bearer header only, never shown or recorded.
+A refused secret exits 2 with the hub's reason.
 """
 
 
