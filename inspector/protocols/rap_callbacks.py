@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.model.details import DisplayDetail, Segment, TextDetail
-from inspector.model.diff import parse_unified_diff
+from inspector.model.diff import FileDiff, parse_unified_diff
 from inspector.model.events import Message, Outcome, RawRef, Result
 from inspector.protocols import _values
 from inspector.protocols.rap_fields import (
@@ -25,7 +25,7 @@ SEGMENT_TYPES = ("text", "diff", "image")
 # -- tool_result ---------------------------------------------------------------------------
 
 
-def tool_result(msg: dict, raw: RawRef, ts: float | None) -> Result:
+def tool_result(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Result:
     call_id = ident(msg, "id")
     group = text_field(msg, "group_id") or ""
     text_field(msg, "call_id")
@@ -59,7 +59,7 @@ def tool_result(msg: dict, raw: RawRef, ts: float | None) -> Result:
     )
 
 
-def _content(value: Any) -> list[dict] | None:
+def _content(value: Any) -> list[dict[str, Any]] | None:
     if value is None:
         return None
     if not isinstance(value, list):
@@ -70,14 +70,14 @@ def _content(value: Any) -> list[dict] | None:
     return value
 
 
-def _first_text(content: list[dict] | None) -> str:
+def _first_text(content: list[dict[str, Any]] | None) -> str:
     for item in content or []:
         if item.get("type") == "text" and isinstance(item.get("text"), str):
-            return item["text"]
+            return str(item["text"])
     return ""
 
 
-def _content_text(content: list[dict]) -> str:
+def _content_text(content: list[dict[str, Any]]) -> str:
     """The content items as text, with a placeholder for each image (what a text-only model sees)."""
     parts = []
     for item in content:
@@ -90,7 +90,7 @@ def _content_text(content: list[dict]) -> str:
     return "\n".join(parts)
 
 
-def _media(item: dict) -> str:
+def _media(item: dict[str, Any]) -> str:
     media = item.get("mediaType")
     data = item.get("data")
     size = f", {len(data) * 3 // 4} bytes" if isinstance(data, str) else ""
@@ -112,7 +112,7 @@ def _segments(value: Any) -> list[Segment]:
     return segments
 
 
-def _segment_diffs(content: Any):
+def _segment_diffs(content: Any) -> list[FileDiff]:
     """The file diffs of a diff segment ({path, patch}, or a bare patch string)."""
     if isinstance(content, str):
         return parse_unified_diff(content)
@@ -125,14 +125,14 @@ def _segment_diffs(content: Any):
 # -- other callbacks and notifications -----------------------------------------------------
 
 
-def subscription_event(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def subscription_event(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     parent = ident(msg, "tool_call_id")
     extra = {"tool_call_id": parent, "associative": flag(msg, "associative"), "final": flag(msg, "final")}
     text = text_field(msg, "text", required=True) or ""
     return Message("subscription_event", text, group_of(msg), ts, raw=raw, parent_id=parent, extra=extra)
 
 
-def oauth(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def oauth(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     parent = ident(msg, "id")
     url = text_field(msg, "auth_url", required=True) or ""
     extra = {"auth_url": url, **present(msg, ("call_id",))}
@@ -140,7 +140,7 @@ def oauth(msg: dict, raw: RawRef, ts: float | None) -> Message:
     return Message("oauth", url, group_of(msg), ts, raw=raw, parent_id=parent, extra=extra)
 
 
-def user_choice(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def user_choice(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     parent = ident(msg, "id")
     prompt = text_field(msg, "prompt", required=True) or ""
     choices = msg.get("choices")
@@ -159,7 +159,7 @@ def user_choice(msg: dict, raw: RawRef, ts: float | None) -> Message:
     return Message("user_choice", "\n".join(lines), group_of(msg), ts, raw=raw, parent_id=parent, extra=extra)
 
 
-def view_update(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def view_update(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     view_type = text_field(msg, "view_type", required=True) or ""
     content = msg.get("content")
     extra: dict[str, Any] = {"view_type": view_type, "content": content}
@@ -168,7 +168,7 @@ def view_update(msg: dict, raw: RawRef, ts: float | None) -> Message:
     return Message("view_update", f"{view_type} view updated", group_of(msg), ts, raw=raw, extra=extra)
 
 
-def cancel(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def cancel(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     parent = ident(msg, "tool_call_id")
     group = text_field(msg, "thread_id") or ""
     extra = {"tool_call_id": parent, "thread_id": group}
@@ -177,19 +177,19 @@ def cancel(msg: dict, raw: RawRef, ts: float | None) -> Message:
     )
 
 
-def close_thread(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def close_thread(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     group = ident(msg, "thread_id")
     return Message("close_thread", "thread closed", group, ts, raw=raw, extra={"thread_id": group})
 
 
-def migrate(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def migrate(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     session = ident(msg, "session_id")
     destination = text_field(msg, "destination_url", required=True) or ""
     extra = {"session_id": session, "destination_url": destination}
     return Message("migrate", f"migrate to {destination}", session, ts, raw=raw, extra=extra)
 
 
-def choice_response(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def choice_response(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     parent = ident(msg, "id")
     selected = msg.get("selected")
     if isinstance(selected, bool) or not isinstance(selected, int):
@@ -200,7 +200,7 @@ def choice_response(msg: dict, raw: RawRef, ts: float | None) -> Message:
     )
 
 
-def unknown(msg: dict, raw: RawRef, ts: float | None) -> Message:
+def unknown(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Message:
     """A message type this version of RAP does not define: shown, never dropped."""
     kind = msg["type"]
     parent = msg.get("id") if isinstance(msg.get("id"), str) else None

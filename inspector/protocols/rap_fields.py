@@ -18,7 +18,7 @@ def type_name(value: Any) -> str:
     return names.get(type(value), "a number")
 
 
-def text_field(msg: dict, key: str, required: bool = False) -> str | None:
+def text_field(msg: dict[str, Any], key: str, required: bool = False) -> str | None:
     """A string field; None when absent or null (an error when required)."""
     value = msg.get(key)
     if value is None:
@@ -30,14 +30,14 @@ def text_field(msg: dict, key: str, required: bool = False) -> str | None:
     return value
 
 
-def ident(msg: dict, key: str) -> str:
+def ident(msg: dict[str, Any], key: str) -> str:
     value = text_field(msg, key, required=True)
     if not value:
         raise Invalid(f"empty {key!r}")
-    return value  # type: ignore[return-value]
+    return value
 
 
-def flag(msg: dict, key: str) -> bool:
+def flag(msg: dict[str, Any], key: str) -> bool:
     value = msg.get(key)
     if value is None:
         return False
@@ -46,16 +46,16 @@ def flag(msg: dict, key: str) -> bool:
     return value
 
 
-def timestamp(obj: dict) -> float | None:
+def timestamp(obj: dict[str, Any]) -> float | None:
     for key in ("ts", "time", "timestamp"):
         if key in obj:
             return _values.parse_time(obj[key])
     return None
 
 
-def present(msg: dict, keys: tuple[str, ...]) -> dict[str, Any]:
+def present(msg: dict[str, Any], keys: tuple[str, ...]) -> dict[str, Any]:
     return {key: msg[key] for key in keys if msg.get(key) is not None}
 
 
-def group_of(msg: dict) -> str:
+def group_of(msg: dict[str, Any]) -> str:
     return text_field(msg, "group_id") or ""
