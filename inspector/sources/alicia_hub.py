@@ -28,6 +28,7 @@ from inspector.protocols import alicia_hub as hub
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
 from inspector.sources.livekit_room import safe_url
+from inspector.textsafe import one_line
 
 REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry this
 MAX_FRAME = 1 << 24  # the hub sets no read limit (gorilla's default); a sanity cap for a person's answer
@@ -164,12 +165,12 @@ class HubSource(PacketSource):
                 pass
 
     def note_retry(self, attempt: int, delay: float, reason: str) -> None:
-        words = self.redact(reason)
+        words = one_line(self.redact(reason), 400)
         self._set_state(status=SourceStatus.RECONNECTING, detail=words, attempt=attempt, retry_in=delay)
         self.room_event("connection", f"reconnecting: {words}; attempt {attempt}, next try in {delay:.1f} s")
 
     def _fail(self, reason: str) -> None:
-        reason = self.redact(reason)
+        reason = one_line(self.redact(reason), 400)  # the hub's words are data: nothing acts on a terminal
         self._set_state(status=SourceStatus.FAILED, detail=reason)
         self.room_event("connection", f"could not join: {reason}")
         raise LiveConnectError(reason)

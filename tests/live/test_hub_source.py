@@ -188,3 +188,21 @@ async def test_the_hub_going_away_and_coming_back_is_survived():
     await bridge.close()
     await source.stop()
     await server.close()
+
+
+async def test_a_hostile_refusal_reaches_no_terminal_as_control_characters():
+    from websockets.asyncio.server import serve
+
+    async def refuse(conn):
+        await conn.recv()
+        await conn.send(hub.subscribe_ack(False, "\x1b[2J\x1b]52;c;aGk=\x07no\nway" + "x" * 5000))
+        await conn.wait_closed()
+
+    async with serve(refuse, "127.0.0.1", 0) as server:
+        port = server.sockets[0].getsockname()[1] if server.sockets else 0
+        source = HubSource(f"ws://127.0.0.1:{port}/api/v1/ws", CallStore(), role="assistant", secret="x")
+        with pytest.raises(LiveConnectError) as caught:
+            await source.start()
+    words = str(caught.value)
+    assert words.startswith("the hub refused the agent secret: ") and "no⏎way" in words
+    assert "\x1b" not in words and "\x07" not in words and len(words) <= 400
