@@ -74,7 +74,7 @@ class HubSource(PacketSource):
         self._tasks: list[asyncio.Task[None]] = []
         self._recent: OrderedDict[bytes, None] = OrderedDict()
         self._stopping = False
-        self._set_state(room=self.display_url)
+        # no room: the app then names the source by its label ("hub assistant ws://...")
 
     @property
     def label(self) -> str:

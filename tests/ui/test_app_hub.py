@@ -76,7 +76,7 @@ async def test_the_app_as_a_hub_monitor_lists_the_conversation_and_cannot_answer
     clock = SystemClock()
     store = CallStore(clock=clock)
     source = HubSource(server.url, store)
-    app = make_app(store, clock=clock, source=source, label="hub monitor")  # type: ignore[arg-type]
+    app = make_app(store, clock=clock, source=source, label=source.label)  # type: ignore[arg-type]
     agent = client = None
     try:
         async with app.run_test(size=SIZE) as pilot:
@@ -95,6 +95,7 @@ async def test_the_app_as_a_hub_monitor_lists_the_conversation_and_cannot_answer
             await pilot.pause(0.2)
             text = screen_text(app)
             assert "web_search" in text and "get_battery" in text and "connected" in text
+            assert f"hub monitor {server.url}" in text  # the status names the transport and role
             call = store.find("conv_hub", "tu_2")
             assert call is not None and call.request.sender == "agent → server"
             await pilot.press("p")  # the pending client request
