@@ -106,7 +106,9 @@ class HubSource(PacketSource):
         except Exception as exc:  # noqa: BLE001 - OSError, InvalidURI, InvalidStatus, timeouts: said in words
             await self.leave_quietly()
             self._fail(_words(exc))
-        self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=())
+        # participants: the hub for an assistant; for a monitor, the roles it has seen send (client, agent...)
+        peers = ("hub",) if self.role == "assistant" else ()
+        self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=peers)
         self.room_event("connection", f"connected to {self.display_url} as {self.role}")
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(self._conn))]
@@ -217,6 +219,8 @@ class HubSource(PacketSource):
             self.receive(data, participant="?")  # recorded and shown as malformed, with its bytes
             return
         if frame.dst == "server":
+            if frame.src not in self.state.participants:
+                self._set_state(participants=tuple(sorted({*self.state.participants, frame.src})))
             self._recent[frame.data] = None
             while len(self._recent) > 256:
                 self._recent.popitem(last=False)

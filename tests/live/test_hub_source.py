@@ -61,6 +61,7 @@ async def test_monitor_sees_the_scripted_conversation_in_order(tmp_path):
     await agent.play(scripted_conversation(), "conv_hub")
     await until(lambda: len(server.log) >= 15 and len(store.calls) >= 2)
     await asyncio.sleep(0.1)
+    assert source.state.participants == ("agent", "client")  # the roles seen sending
     await source.stop()
     await agent.close()
     await client.close()
