@@ -211,3 +211,20 @@ def test_a_bad_packet_inside_a_binary_stream_hides_nothing_after_it(tmp_path):
     code, out, err = run_cli("dump", "--json", str(path))
     assert code == 1, err
     assert [json.loads(line)["id"] for line in out.splitlines()] == ["k0", "k1", "k2"]
+
+
+def test_lines_longer_than_the_read_buffer_are_read_whole_with_exact_spans(tmp_path):
+    from inspector.protocols import claude
+
+    records = []
+    for index, size in enumerate([10, 1_000_000, 10, 600_000, 10]):
+        records += claude_pair(f"toolu_{index}", {"command": "cat"}, "y" * size)
+    path = jsonl(tmp_path / "long.jsonl", records)
+    lines = path.read_bytes().splitlines()
+    events = [e for e in claude.read(str(path)) if type(e).__name__ == "Result"]
+    assert [e.call_id for e in events] == [f"toolu_{i}" for i in range(5)]
+    for event in events:
+        number = int(event.raw.where.split()[-1])
+        assert event.raw.read() == lines[number - 1]
+    code, out, _ = run_cli("stats", "--json", str(path))
+    assert code == 0 and json.loads(out)["calls"] == 5
