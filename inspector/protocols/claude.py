@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Generator, Iterator
 from io import BufferedReader
 from typing import Any
 
@@ -142,8 +142,8 @@ class _Lines:
                 base += start
             start, filled = 0, tail
             if filled == len(buf):  # a line longer than the buffer: read it whole, as its own bytes
-                yield from self._long_line(filled, base)
-                base += self.long_size
+                size = yield from self._long_line(filled, base)
+                base += size
                 self.buf, self.view = buf, memoryview(buf)
                 buf, filled = self.buf, 0
                 continue
@@ -154,7 +154,7 @@ class _Lines:
                 return
             filled += count
 
-    def _long_line(self, filled: int, base: int) -> Iterator[tuple[int, int, int]]:
+    def _long_line(self, filled: int, base: int) -> Generator[tuple[int, int, int], None, int]:
         """The line that fills the buffer, read whole into a buffer of its exact size: one copy of a
         200 MB record (doubling a buffer, or joining pieces, holds two or three at once)."""
         length = self._line_length(filled)
@@ -170,8 +170,21 @@ class _Lines:
         view.release()
         self.view.release()
         self.buf, self.view, self.long_size = line, memoryview(line), got
+        del line, view
         yield 0, got, base
         self.view.release()
+        self.long_size = 0
+        return got
+
+    def take_long(self, start: int, stop: int) -> str | None:
+        """The long line's text, its bytes dropped (None, bytes kept, when it is not UTF-8)."""
+        try:
+            text = str(self.view[start:stop], "utf-8")
+        except UnicodeDecodeError:
+            return None
+        self.view.release()
+        self.buf, self.view = bytearray(), memoryview(b"")
+        return text
 
     def _line_length(self, filled: int) -> int:
         """The length of the line that starts the buffer (read ahead to its newline, then back)."""
@@ -225,6 +238,11 @@ def _span_events(
     kind = _prefilter(buf, start, stop, session)
     if kind is not None:
         return [Skipped(kind, raw.where)]
+    del buf
+    if lines.long_size:  # a huge line: its text replaces its bytes, so the parse holds text and value only
+        text = lines.take_long(start, stop)
+        if text is not None:
+            return _decode_bytes(text, raw, session, source)
     line = lines.view[start:stop]
     try:
         return _decode_bytes(line, raw, session, source)

@@ -228,3 +228,17 @@ def test_lines_longer_than_the_read_buffer_are_read_whole_with_exact_spans(tmp_p
         assert event.raw.read() == lines[number - 1]
     code, out, _ = run_cli("stats", "--json", str(path))
     assert code == 0 and json.loads(out)["calls"] == 5
+
+
+def test_a_record_past_the_huge_size_is_read_as_text_exact_and_valid(tmp_path):
+    from inspector.model import values
+    from inspector.protocols import claude
+
+    big = "z" * (values.HUGE_TEXT + 1000)
+    records = claude_pair("toolu_a", {"n": BIG}) + claude_pair("toolu_b", {"n": 1}, big)
+    line = json.dumps(records[3]).replace('"zzz', '"\\ud800zz', 1)
+    path = jsonl(tmp_path / "huge.jsonl", [*records[:3], line])
+    results = [e for e in claude.read(str(path)) if type(e).__name__ == "Result"]
+    assert [r.call_id for r in results] == ["toolu_a", "toolu_b"]
+    assert results[1].data.startswith("\ufffdzz") and len(results[1].data) == len(big)
+    assert results[1].raw.read() == line.encode()
