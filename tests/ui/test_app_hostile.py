@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import json
 
-from hostile_io import alicia_request, alicia_result, jsonl
+import hostile_gen as gen
+import pytest
+from hostile_io import alicia_request, alicia_result, jsonl, read_everything
 from ui_factories import SIZE, file_app
 
 from inspector.model import Call
@@ -64,4 +66,32 @@ async def test_lone_surrogates_copy_and_export_and_timeouts_past_floats_open(tmp
         assert json.loads(written.read_text())[0]["params"] == {"p": "\ufffd"}
         await _select(pilot, app, "t1")
         await pilot.press("enter")
+        await pilot.pause()
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+async def test_generated_hostile_files_open_and_every_row_shows(tmp_path, kind):
+    """One file per class of hostile input, opened together; every row is visited with its detail and
+    raw view. A crash would end the app (run_test raises); the good calls are listed."""
+    base = gen.BASES[kind][1]()
+    request_paths = gen.paths_of(base[0][1])
+    result_paths = gen.paths_of(base[1][1])
+    files = []
+    for number, value in enumerate([10**400, 1e308, "\ud800", "\x1b[2J\u202e", [], gen.DEEP_MARK]):
+        for index, paths in ((0, request_paths), (1, result_paths)):
+            path = paths[(number * 5) % len(paths)]
+            files.append(gen.write_mutated(tmp_path, kind, base, index, path, value, f"c{number}-{index}"))
+    files += gen.truncations(tmp_path, kind, step=max(1, len(gen._jsonl([r for _, r in base])) // 3))[1:]
+    if kind in ("alicia-msgpack", "alicia-hex", "recording"):
+        files += [path for k, path in gen.huge_length_files(tmp_path) if k == kind][:3]
+    # a file the command line refuses (exit 2, one line, before the app starts) is not opened here
+    files = [path for path in files if read_everything(str(path), gen.FORCED.get(kind)) != -1]
+    app = file_app(files, format=gen.FORCED.get(kind))
+    async with app.run_test(size=SIZE) as pilot:
+        await _loaded(pilot, app)
+        call_list = app.screen.query_one(CallList)
+        rows = len(call_list.view.items)
+        assert rows >= 3
+        for _ in range(min(rows, 15)):
+            await pilot.press("j", "enter", "r", "r")
         await pilot.pause()
