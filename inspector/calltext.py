@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import time
 from typing import Any
 
 from rich.text import Text
@@ -12,7 +11,7 @@ from inspector.model import Call, Malformed, Message, OrphanResult, State
 from inspector.model.call import Item
 from inspector.model.clock import at_recording_end
 from inspector.textsafe import one_line
-from inspector.timefmt import deadline_words, duration
+from inspector.timefmt import clock_text, deadline_words, duration
 
 STATE_STYLES = {
     State.PENDING: "bold yellow",
@@ -23,10 +22,6 @@ STATE_STYLES = {
     State.CANCELED: "dim yellow",
     State.DENIED: "bold dark_orange",
 }
-
-
-def clock_text(ts: float | None) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(ts)) if ts is not None else "--:--:--"
 
 
 def time_column(call: Call, now: float) -> str:

@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import math
+import time
+
 
 def duration(seconds: float) -> str:
     """``850ms``, ``4.2s``, ``12s``, ``3m05s``, ``2h10m``, ``21d``; negative values get a ``-``."""
@@ -31,3 +34,13 @@ def deadline_words(remaining: float, at_end: bool) -> str:
     if remaining > 0:
         return f"no result by the end of the recording, {duration(remaining)} before its deadline"
     return f"no result by the end of the recording, {duration(-remaining)} past its deadline"
+
+
+def clock_text(ts: float | None) -> str:
+    """The local time of day, ``14:03:07``; ``--:--:--`` for no time or one no clock can show."""
+    if ts is None or not math.isfinite(ts):
+        return "--:--:--"
+    try:
+        return time.strftime("%H:%M:%S", time.localtime(ts))
+    except (OverflowError, OSError, ValueError):
+        return "--:--:--"

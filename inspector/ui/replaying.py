@@ -7,7 +7,7 @@ from collections.abc import Callable
 from inspector.model import CallStore
 from inspector.model.events import Event
 from inspector.model.replay import Replayer, ReplayUpdate, speed_label
-from inspector.ui.render.rows import clock_text
+from inspector.timefmt import clock_text
 
 
 class ReplayControl:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-import time
 from dataclasses import dataclass
 from typing import TypeGuard
 
@@ -15,7 +14,7 @@ from textual.strip import Strip
 from inspector.model import Call, Malformed, Marker, OrphanResult, State
 from inspector.model.call import Item
 from inspector.textsafe import one_line
-from inspector.timefmt import duration
+from inspector.timefmt import clock_text, duration
 
 SOON, URGENT = 10.0, 3.0
 """Seconds left when a countdown turns "soon" (and redraws 4x a second), then "urgent"."""
@@ -63,15 +62,6 @@ class Layout:
         return cls(
             width, show_clock, source_width, badge_x, timing_x, tool_x, tool_width, exec_width, summary_x
         )
-
-
-def clock_text(ts: float | None) -> str:
-    if ts is None or not math.isfinite(ts):
-        return "--:--:--"
-    try:
-        return time.strftime("%H:%M:%S", time.localtime(ts))
-    except (OverflowError, OSError, ValueError):
-        return "--:--:--"
 
 
 duration_text = duration

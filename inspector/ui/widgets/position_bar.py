@@ -8,7 +8,7 @@ from textual.message import Message
 from textual.widgets import Static
 
 from inspector.model.replay import Position, speed_label
-from inspector.ui.render.rows import clock_text
+from inspector.timefmt import clock_text
 
 
 class PositionBar(Static):
