@@ -37,7 +37,7 @@ def run(args: argparse.Namespace) -> int:
     from inspector.config import load_config
     from inspector.model.replay import parse_speed
     from inspector.session import UnusableInput
-    from inspector.ui.loading import open_paths
+    from inspector.sources.files import open_paths
     from inspector.ui.options import UiOptions
 
     config, warnings = load_config()

@@ -5,6 +5,8 @@ The UI asks the source, never its type (STYLE.md point 2)::
     source.name          # "livekit", "memory"...
     source.is_live       # events keep arriving (a room), not a finished file
     source.can_answer    # answers can be sent back (a room joined with data publishing)
+    source.can_follow    # a growing file can be followed;  source.can_seek: a replay
+    source.clock(wall)   # the clock its calls are judged by (a finished file: its last record's time)
     source.label         # short name for a status bar
     source.state         # SourceState: status (connecting/connected/...), detail, room, identity,
                          #   participants, recording (path or None); state.label is one status line
@@ -32,7 +34,7 @@ from typing import Any
 
 from inspector.answer import compose
 from inspector.answer.stanzas import StanzaCounter
-from inspector.model import Call, CallStore, Message, Request, Result
+from inspector.model import Call, CallStore, Clock, Message, Request, Result
 from inspector.model.events import Event
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.ingest import PacketIngest
@@ -120,16 +122,28 @@ class SentAnswer:
 
 
 class Source:
-    """Base of every source: state with listeners, and safe defaults for the capability flags."""
+    """Base of every source: state with listeners, and safe defaults for the capability flags.
+
+    Capabilities are declared, never probed: ``is_live`` (events keep arriving), ``can_answer``
+    (answers go back through it), ``can_follow`` (a file that grows can be followed), ``can_seek``
+    (a replay: play, pause, step, seek); :meth:`clock` is the clock its calls are judged by.
+    """
 
     name: str = "source"
     is_live: bool = False
     can_answer: bool = False
+    can_follow: bool = False
+    can_seek: bool = False
+    store: CallStore  # the store it threads its events into (set by every source)
 
     def __init__(self) -> None:
         self._state = SourceState(since=time.time())
         self._state_listeners: list[StateListener] = []
         self._event_listeners: list[EventsListener] = []
+
+    def clock(self, wall: Clock) -> Clock:
+        """The clock this source's calls are judged by (countdowns, overdue); ``wall`` is the app's."""
+        return wall
 
     @property
     def state(self) -> SourceState:

@@ -13,6 +13,7 @@ from textual.worker import Worker
 
 from inspector.config import Config
 from inspector.model import CallStore, Clock, SystemClock
+from inspector.sources.files import open_paths
 from inspector.textsafe import one_line
 from inspector.themes import (
     ThemeError,
@@ -24,7 +25,6 @@ from inspector.themes import (
 )
 from inspector.ui import keys
 from inspector.ui.commands import InspectorCommands
-from inspector.ui.loading import open_paths
 from inspector.ui.options import UiOptions
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainScreen, Session

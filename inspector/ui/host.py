@@ -15,6 +15,7 @@ class Host(Protocol):
 
     now: float
     clock: Clock
+    export_dir: str | None
 
     def tick(self, force: bool = True) -> None: ...
 

@@ -13,8 +13,8 @@ from ui_factories import SIZE, T0, file_app, request, result
 from inspector.cli import main as cli_main
 from inspector.config import Config
 from inspector.model import CallStore, FakeClock
+from inspector.sources.files import Opened, Progress, read_into
 from inspector.ui.app import InspectorApp
-from inspector.ui.loading import Opened, Progress, read_into
 from inspector.ui.options import UiOptions
 from inspector.ui.screens.main import Session
 from inspector.ui.widgets.call_list import CallList

@@ -7,7 +7,7 @@ from typing import Any
 from rich.console import Group
 from rich.text import Text
 from textual import on, work
-from textual.app import ComposeResult
+from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
@@ -15,6 +15,8 @@ from textual.widgets import Checkbox, Input, Select, Static, TextArea
 from inspector.answer import compose
 from inspector.answer.compose import Draft
 from inspector.model import Call
+from inspector.model.call import Item
+from inspector.sources.base import Source
 from inspector.textsafe import clean, one_line
 from inspector.ui import keys
 from inspector.ui.host import host_of
@@ -43,7 +45,19 @@ class AnswerScreen(ModalScreen[Any]):
 
     BINDINGS = keys.bindings("answer")
 
-    def __init__(self, call: Call, source: Any) -> None:
+    @classmethod
+    def open_for(cls, app: App[Any], source: Source, item: Item | None) -> None:
+        """Answer ``item`` through ``source``: open this screen, or say why it cannot be answered."""
+        if not source.can_answer:
+            app.notify("Answering needs a live room (inspector live).", severity="warning", timeout=4)
+        elif not isinstance(item, Call) or item.results:
+            app.notify("Select a pending request to answer.", severity="warning", timeout=3)
+        elif not item.awaits_client_answer:
+            app.notify("Only client or either requests can be answered here.", severity="warning", timeout=4)
+        else:
+            app.push_screen(cls(item, source))
+
+    def __init__(self, call: Call, source: Source) -> None:
         super().__init__()
         self.call = call
         self.source = source
@@ -133,8 +147,8 @@ class AnswerScreen(ModalScreen[Any]):
             area.soft_wrap = False
         draft, problem = self.draft()
         issues = Text()
-        if problem:
-            issues.append(one_line(problem, 300) + "\n", "bold red")
+        if problem or draft is None:
+            issues.append(one_line(problem or "the answer could not be composed", 300) + "\n", "bold red")
             self.review = None
         else:
             try:

@@ -1,4 +1,4 @@
-"""Reading session files for the UI: in a thread, into the store, with progress in time-boxed batches."""
+"""Reading session files: resolved formats, one namespace per file, progress in time-boxed batches."""
 
 from __future__ import annotations
 

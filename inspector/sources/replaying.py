@@ -1,4 +1,4 @@
-"""Replay in the UI: a Replayer plus the store it feeds, rebuilt when a step or seek goes back."""
+"""A replay's store: a Replayer plus the store it feeds, rebuilt when a step or seek goes back."""
 
 from __future__ import annotations
 

@@ -1,0 +1,205 @@
+"""The main screen's key actions, each a few lines that hand the work to a service or a source.
+
+Typed against :class:`MainView`, a protocol of what they use: this module never imports the screen.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any, Protocol
+
+from textual.widgets import Input
+
+from inspector.ui.view import JUMPS
+
+if TYPE_CHECKING:
+    from textual.app import App
+    from textual.notifications import SeverityLevel
+    from textual.widget import Widget
+
+    from inspector.sources.base import Source
+    from inspector.sources.feeds import FileSource
+    from inspector.sources.replaying import ReplayControl
+    from inspector.ui.calls_out import CallsOut
+    from inspector.ui.presenter import MainPresenter
+    from inspector.ui.view import RowView
+    from inspector.ui.widgets.call_list import CallList
+    from inspector.ui.widgets.detail import DetailPane
+
+JUMP_NAMES = {"pending": "pending call", "failed": "failed call", "orphan": "orphan result"}
+
+
+class MainView(Protocol):
+    """What the key actions need of the screen they are bound on."""
+
+    source: Source
+    files: FileSource | None
+    view: RowView
+    presenter: MainPresenter
+
+    @property
+    def app(self) -> App[object]: ...
+    @property
+    def focused(self) -> Widget | None: ...
+    @property
+    def call_list(self) -> CallList: ...
+    @property
+    def detail(self) -> DetailPane: ...
+    @property
+    def calls_out(self) -> CallsOut: ...
+    @property
+    def now(self) -> float | None: ...
+    @property
+    def replay(self) -> ReplayControl | None: ...
+    @property
+    def following(self) -> bool: ...
+
+    def notify(self, message: str, *, severity: SeverityLevel = ..., timeout: float | None = ...) -> None: ...
+    def run_worker(self, work: Any, *, group: str, exit_on_error: bool, description: str) -> object: ...
+    def cancel_follow(self) -> None: ...
+    def clock_changed(self) -> None: ...
+    def set_class(self, add: bool, *class_names: str) -> object: ...
+    def has_class(self, *class_names: str) -> bool: ...
+    def dismiss(self) -> object: ...
+    def replay_apply(self, rebuilt: bool) -> None: ...
+    def _update_status(self) -> None: ...
+
+
+class MainKeys:
+    """Mixed into the main screen: every action here is reachable by a key and from the command palette."""
+
+    # -- moving --------------------------------------------------------------------------------
+    def action_jump(self: MainView, kind: str) -> None:
+        test = JUMPS.get(kind)
+        if test is None:
+            return
+        found = self.view.find(self.call_list.cursor, True, test, self.now)
+        if found is None:
+            self.notify(f"No {JUMP_NAMES.get(kind, kind)} in the list.", timeout=3)
+        else:
+            self.call_list.move_to(found)
+
+    def _match(self: MainView, forward: bool) -> None:
+        if self.view.filter is None:
+            self.notify("No filter: press / to filter, then n and N move between matches.", timeout=3)
+            return
+        found = self.view.find_match(self.call_list.cursor, forward, self.now)
+        if found is None:
+            self.notify("No row matches the filter.", timeout=3)
+        else:
+            self.call_list.move_to(found)
+
+    def action_next_match(self: MainView) -> None:
+        MainKeys._match(self, True)
+
+    def action_prev_match(self: MainView) -> None:
+        MainKeys._match(self, False)
+
+    def action_back(self: MainView) -> None:
+        """Escape: close the filter input, then the open detail, then go back to the session browser."""
+        focused = self.focused
+        if isinstance(focused, Input):
+            self.set_class(False, "-filtering")
+            self.call_list.focus()
+        elif self.has_class("-detail-open"):
+            self.set_class(False, "-detail-open")
+            self.call_list.focus()
+        elif focused is self.detail:
+            self.call_list.focus()
+        elif len(self.app.screen_stack) > 1:
+            self.dismiss()
+
+    def action_focus_detail(self: MainView) -> None:
+        if self.focused is self.detail:
+            self.call_list.focus()
+        else:
+            self.detail.focus()
+
+    # -- toggles -------------------------------------------------------------------------------
+    def action_toggle_raw(self: MainView) -> None:
+        self.detail.raw = not self.detail.raw
+
+    def action_toggle_full_text(self: MainView) -> None:
+        self.detail.full_text = not self.detail.full_text
+        self.notify(
+            "Full text the model received." if self.detail.full_text else "Display segments.", timeout=2
+        )
+
+    def action_toggle_messages(self: MainView) -> None:
+        self.view.hide_messages = not self.view.hide_messages
+        self.view.rebuild(self.now)
+        self.call_list.rows_changed()
+        self._update_status()
+        self.notify("Messages hidden." if self.view.hide_messages else "Messages shown.", timeout=2)
+
+    def action_toggle_follow(self: MainView) -> None:
+        files = self.files
+        if files is None or not files.can_follow:
+            self.notify("Follow works on session files (not in a replay).", severity="warning", timeout=3)
+            return
+        if files.following:
+            files.following = False
+            self.cancel_follow()
+        else:
+            followable, unable = files.followable()
+            if unable:
+                names = ", ".join(unable)
+                self.notify(f"The {names} format cannot be followed.", severity="warning", timeout=4)
+            files.following = True
+
+            def restarted(path: str) -> None:
+                self.notify(
+                    f"{path} was truncated or replaced; reading it again from the top.",
+                    severity="warning",
+                    timeout=5,
+                )
+
+            for opened in followable:
+                self.run_worker(
+                    files.follow(opened, restarted),
+                    group="follow",
+                    exit_on_error=False,
+                    description=f"following {opened.path}",
+                )
+        self.call_list.follow = files.following
+        self.clock_changed()  # a followed file is judged at the live clock, a finished one at its end
+
+    # -- replay --------------------------------------------------------------------------------
+    def _replay_or_say(self: MainView) -> ReplayControl | None:
+        if self.replay is None:
+            self.notify("Not a replay: open a recording with --replay to play it back.", timeout=3)
+        return self.replay
+
+    def action_play_pause(self: MainView) -> None:
+        if (control := MainKeys._replay_or_say(self)) is not None:
+            self.replay_apply(control.toggle())
+
+    def action_step(self: MainView, direction: int) -> None:
+        if (control := MainKeys._replay_or_say(self)) is not None:
+            self.replay_apply(control.step(direction))
+
+    def action_speed(self: MainView, direction: int) -> None:
+        if (control := MainKeys._replay_or_say(self)) is not None:
+            label = control.speed(direction)
+            self.replay_apply(False)
+            self.notify(f"Replay speed {label}.", timeout=2)
+
+    # -- copy, export, pager, answer: services and the answer screen do the work ----------------
+    def action_copy(self: MainView) -> None:
+        item = self.call_list.item
+        if item is not None:
+            self.calls_out.copy(item, self.now)
+
+    def action_export(self: MainView) -> None:
+        now = self.now
+        title = f"inspector export: {self.presenter.sources_text()}"
+        self.calls_out.export(self.call_list.item, lambda: self.view.matched_items(now), title, now)
+
+    def action_pager(self: MainView) -> None:
+        item = self.call_list.item
+        if item is not None:
+            self.calls_out.pager(item, self.now)
+
+    def action_answer(self: MainView) -> None:
+        from inspector.ui.screens.answer import AnswerScreen
+
+        AnswerScreen.open_for(self.app, self.source, self.call_list.item)

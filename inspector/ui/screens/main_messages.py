@@ -1,0 +1,49 @@
+"""What a main screen is asked to show (``Session``), and the messages it posts itself from threads."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from textual.message import Message
+
+from inspector.model import CallStore
+from inspector.model.events import Event
+from inspector.sources.base import Source
+from inspector.sources.files import Opened, Progress
+
+
+@dataclass
+class Session:
+    """What a main screen is asked to show: files (``opened``), or a live ``source`` feeding ``store``."""
+
+    opened: list[Opened] = field(default_factory=list)
+    follow: bool = False
+    replay: bool = False
+    speed: float = 1.0
+    source: Source | None = None
+    store: CallStore | None = None
+    label: str = ""
+
+
+class CallsChanged(Message, bubble=False):
+    """The store changed; one pending message stands for any number of changes."""
+
+    def can_replace(self, message: Message) -> bool:
+        return isinstance(message, CallsChanged)
+
+
+class LoadProgress(Message, bubble=False):
+    def __init__(self, progress: Progress) -> None:
+        super().__init__()
+        self.progress = progress
+
+
+class SourceChanged(Message, bubble=False):
+    """A live source's state changed (connected, reconnecting...)."""
+
+
+class ReplayReady(Message, bubble=False):
+    def __init__(self, events: list[Event], namespaces: dict[int, str]) -> None:
+        super().__init__()
+        self.events = events
+        self.namespaces = namespaces
