@@ -383,12 +383,19 @@ async def kill_nine(out: str) -> dict:
             await until(lambda: len(server.participants(ROOM)) == 0, 20)
         except TimeoutError:
             left = False
-        await asyncio.sleep(0.5)
-        alive = [
-            c
-            for c in children
-            if os.path.exists(f"/proc/{c}") and b"zombie" not in _proc_bytes(c, "status").lower()
-        ]
+
+        def still_running() -> list[int]:
+            return [
+                c
+                for c in children
+                if os.path.exists(f"/proc/{c}") and b"zombie" not in _proc_bytes(c, "status").lower()
+            ]
+
+        try:  # the children notice their parent is gone and leave: wait for that, not a fixed time
+            await until(lambda: not still_running(), 10)
+        except TimeoutError:
+            pass
+        alive = still_running()
         for c in alive:
             os.kill(c, signal.SIGKILL)
         return {"children": len(children), "seen": seen, "left": left, "alive": alive}

@@ -191,7 +191,10 @@ def test_printer_prints_calls_as_threaded_and_again_when_overdue():
         store.ingest(make_request("c2", timeout_ms=20, ts=1000.0))
         store.ingest(make_result("c2", ts=1000.01))
         clock.advance(1.0)
-        await asyncio.sleep(0.1)
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + 10
+        while out.getvalue().count("\n") < 5 and loop.time() < deadline:  # c1 turns overdue on a timer
+            await asyncio.sleep(0.01)
         return [json.loads(line) for line in out.getvalue().splitlines()]
 
     lines = asyncio.run(scenario())

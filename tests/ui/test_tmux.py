@@ -53,6 +53,16 @@ class Tmux:
             time.sleep(0.1)
         raise AssertionError(f"{text!r} never appeared; the screen was:\n{screen}")
 
+    def wait_gone(self, text: str, seconds: float = 20.0) -> str:
+        deadline = time.monotonic() + seconds
+        screen = self.screen()
+        while text in screen:
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} never went away; the screen was:\n{screen}")
+            time.sleep(0.1)
+            screen = self.screen()
+        return screen
+
     def alive(self) -> bool:
         return self.run("has-session", "-t", self.name, check=False).returncode == 0
 
@@ -89,8 +99,8 @@ def test_inspector_runs_in_a_real_terminal(tmp_path):
         tmux.wait_for("get_weather")
         tmux.keys("?")
         tmux.wait_for("cursor-down")
-        tmux.keys("Escape")  # a lone escape: wait for the main screen before the next key
-        time.sleep(0.3)
+        tmux.keys("Escape")  # a lone escape: wait for the help to close before the next key
+        tmux.wait_gone("cursor-down")
         tmux.wait_for("get_weather")
         tmux.keys("q")
         deadline = time.monotonic() + 10
