@@ -49,14 +49,9 @@ WRONG_VALUES = [
 PACKABLE_VALUES = [v for v in WRONG_VALUES if v != 2**70 and v != "\ud800"] + [2**64 - 1, -(2**63), b"\xff"]
 
 
-def module_or_skip(name: str):
-    """The format module ``name``, or a skip while its author has not landed it yet."""
-    try:
-        return importlib.import_module(f"inspector.protocols.{name}")
-    except ModuleNotFoundError as exc:
-        if exc.name == f"inspector.protocols.{name}":
-            pytest.skip(f"format module {name!r} not written yet")
-        raise
+def format_module(name: str):
+    """The format module ``name`` (a plain import: a renamed or missing module fails, never skips)."""
+    return importlib.import_module(f"inspector.protocols.{name}")
 
 
 # -- valid examples per format, to break in every field ------------------------------------------
@@ -215,7 +210,7 @@ FORMATS = pytest.mark.parametrize("name", protocols.FORMAT_NAMES)
 @FUZZ
 @given(data=st.binary(max_size=3000))
 def test_arbitrary_bytes(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     read_file(module, write(scratch, [], data))
 
 
@@ -225,7 +220,7 @@ def test_arbitrary_bytes(name, scratch, data):
     text=st.text(alphabet=st.sampled_from(list('{}[]",:0123456789 .-eEtrufalsn\\\n\tux"\'abc')), max_size=400)
 )
 def test_json_shaped_noise(name, scratch, text):
-    module = module_or_skip(name)
+    module = format_module(name)
     read_file(module, write(scratch, examples(name)[0], text.encode("utf-8", "surrogatepass")))
 
 
@@ -233,7 +228,7 @@ def test_json_shaped_noise(name, scratch, text):
 @FUZZ
 @given(data=st.data())
 def test_truncated_valid_lines(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     prefix, records = records_or_skip(name)
     chosen = data.draw(st.lists(st.sampled_from(records), min_size=1, max_size=4))
     lines = [dumps(record) for record in chosen]
@@ -248,7 +243,7 @@ def test_truncated_valid_lines(name, scratch, data):
 @FUZZ
 @given(data=st.data())
 def test_wrong_types_in_every_field(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     prefix, records = records_or_skip(name)
     record = data.draw(st.sampled_from(records))
     paths = key_paths(record)
@@ -264,7 +259,7 @@ def test_wrong_types_in_every_field(name, scratch, data):
 @FUZZ
 @given(data=st.data())
 def test_deep_nesting(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     prefix, records = examples(name)
     depth = data.draw(st.one_of(st.integers(1, 1200), st.sampled_from([5_000, 10_000, 50_000])))
     opener, closer = data.draw(st.sampled_from([("[", "]"), ('{"a":', "}")]))
@@ -283,7 +278,7 @@ def test_deep_nesting(name, scratch, data):
 @settings(max_examples=12, deadline=None, database=None)
 @given(data=st.data())
 def test_huge_strings(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     prefix, records = records_or_skip(name)
     record = data.draw(st.sampled_from(records))
     paths = key_paths(record)
@@ -297,7 +292,7 @@ def test_huge_strings(name, scratch, data):
 @FUZZ
 @given(data=st.data())
 def test_invalid_utf8_inside_valid_lines(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     prefix, records = records_or_skip(name)
     line = dumps(data.draw(st.sampled_from(records)))
     at = data.draw(st.integers(0, len(line)))
@@ -311,7 +306,7 @@ def test_invalid_utf8_inside_valid_lines(name, scratch, data):
 @FUZZ
 @given(data=st.data())
 def test_lone_surrogates_in_keys_and_values(name, scratch, data):
-    module = module_or_skip(name)
+    module = format_module(name)
     prefix, records = records_or_skip(name)
     record = data.draw(st.sampled_from(records))
     surrogate = data.draw(st.sampled_from(["\ud800", "\udfff", "a\udc80b", "\ud83d"]))
@@ -328,7 +323,7 @@ def test_lone_surrogates_in_keys_and_values(name, scratch, data):
 @given(data=st.data())
 def test_per_line_decoder(name, scratch, data):
     """Formats that can follow a growing file decode any appended line without raising."""
-    module = module_or_skip(name)
+    module = format_module(name)
     from inspector.sources import tail
 
     decode_line = tail.line_decoder(module)
@@ -355,10 +350,7 @@ def test_per_line_decoder(name, scratch, data):
 def test_a_json_array_document_of_broken_records(scratch):
     """A whole-document layout (one JSON array) with a broken item in the middle, for every format."""
     for name in protocols.FORMAT_NAMES:
-        try:
-            module = module_or_skip(name)
-        except pytest.skip.Exception:
-            continue
+        module = format_module(name)
         prefix, records = examples(name)
         rng = random.Random(7)
         items = [replaced(r, rng.choice(key_paths(r) or [()]), None) for r in records[:10]]
@@ -368,10 +360,9 @@ def test_a_json_array_document_of_broken_records(scratch):
 # -- Alicia packets ------------------------------------------------------------------------------
 
 
-def decode_packet_or_skip():
-    alicia = module_or_skip("alicia")
-    if not hasattr(alicia, "decode_packet"):
-        pytest.skip("alicia.decode_packet not written yet")
+def alicia_module():
+    from inspector.protocols import alicia
+
     return alicia
 
 
@@ -438,13 +429,13 @@ STRUCTURES = st.recursive(
 @FUZZ
 @given(data=st.binary(max_size=2000))
 def test_alicia_packet_arbitrary_bytes(data):
-    decode(decode_packet_or_skip(), data)
+    decode(alicia_module(), data)
 
 
 @FUZZ
 @given(data=st.data())
 def test_alicia_packet_truncated(data):
-    alicia = decode_packet_or_skip()
+    alicia = alicia_module()
     packets = corpus_packets()
     if not packets:
         pytest.skip("no Alicia corpus packets")
@@ -457,7 +448,7 @@ def test_alicia_packet_truncated(data):
     value=STRUCTURES, type_=st.one_of(st.sampled_from([6, 7, 1, 2, 9, 0, 99]), st.none(), st.text(max_size=3))
 )
 def test_alicia_packet_random_structures(value, type_):
-    alicia = decode_packet_or_skip()
+    alicia = alicia_module()
     decode(alicia, msgpack.packb(value, use_bin_type=True))
     envelope = {"stanzaId": 1, "conversationId": "c", "type": type_, "meta": {}, "body": value}
     decode(alicia, msgpack.packb(envelope, use_bin_type=True))
@@ -466,7 +457,7 @@ def test_alicia_packet_random_structures(value, type_):
 @FUZZ
 @given(data=st.data())
 def test_alicia_packet_wrong_types_in_every_field(data):
-    alicia = decode_packet_or_skip()
+    alicia = alicia_module()
     _prefix, records = records_or_skip("alicia")
     record = data.draw(st.sampled_from(records))
     paths = key_paths(record)
@@ -476,6 +467,6 @@ def test_alicia_packet_wrong_types_in_every_field(data):
 
 @pytest.mark.parametrize("depth", [100, 2_000, 100_000])
 def test_alicia_packet_deep_nesting(depth):
-    alicia = decode_packet_or_skip()
+    alicia = alicia_module()
     decode(alicia, b"\x91" * depth + b"\xc0")
     decode(alicia, b"\x81\xa1a" * depth + b"\xc0")
