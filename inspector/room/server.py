@@ -7,7 +7,6 @@ import asyncio
 import base64
 import gzip
 import logging
-import socket
 import time
 import weakref
 from collections.abc import Callable
@@ -21,6 +20,7 @@ from websockets.datastructures import Headers
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
+from inspector.room.net import has_non_loopback_interface, ice_addresses, leave, now_ms, respond, url_host
 from inspector.room.peer import PeerSession, restrict_ice_hosts
 from inspector.room.rooms import PING_TIMEOUT, Participant, ParticipantView, Registry
 from inspector.room.tokens import (
@@ -88,7 +88,7 @@ class RoomServer:
     # ---- lifecycle ---------------------------------------------------------------------------------------
 
     async def start(self) -> RoomServer:
-        restrict_ice_hosts(_ice_addresses(self.host))
+        restrict_ice_hosts(ice_addresses(self.host))
         self._server = await serve(
             self._connection,
             self.host,
@@ -100,7 +100,7 @@ class RoomServer:
         )
         self.port = self._server.sockets[0].getsockname()[1]
         self._watchdog = asyncio.create_task(self._watch_pings())
-        if not _has_non_loopback_interface():
+        if not has_non_loopback_interface():
             self._event(f"warning: {LOOPBACK_ONLY}")
         return self
 
@@ -111,7 +111,7 @@ class RoomServer:
         for task in list(self._tasks):
             task.cancel()
         for participant in list(self._sockets):
-            participant.post(_leave(REASON.SERVER_SHUTDOWN))
+            participant.post(leave(REASON.SERVER_SHUTDOWN))
             await self._end(participant, REASON.SERVER_SHUTDOWN, "server shutdown", graceful=True)
         if self._server is not None:
             self._server.close()
@@ -126,7 +126,7 @@ class RoomServer:
 
     @property
     def url(self) -> str:
-        return f"ws://{_url_host(self.host)}:{self.port}"
+        return f"ws://{url_host(self.host)}:{self.port}"
 
     # ---- the Python API ----------------------------------------------------------------------------------
 
@@ -164,7 +164,7 @@ class RoomServer:
         participant = self.registry.find(identity, room)
         if participant is None:
             return False
-        participant.post(_leave(REASON.PARTICIPANT_REMOVED))
+        participant.post(leave(REASON.PARTICIPANT_REMOVED))
         await self._end(participant, REASON.PARTICIPANT_REMOVED, "removed by the server", graceful=True)
         return True
 
@@ -178,20 +178,20 @@ class RoomServer:
         path = parts.path.rstrip("/")
         try:
             if path in ("", "/"):
-                return _respond(200, "OK")
+                return respond(200, "OK")
             if path in ("/rtc/validate", "/rtc/v1/validate"):
                 self._check_token(request.headers)
-                return _respond(200, "success")
+                return respond(200, "success")
             if path == "/rtc/v1" and self.single_pc:
                 self._pending[connection] = self._join_v1(request.headers, parse_qs(parts.query))
                 return None
             if path == "/rtc":
                 self._pending[connection] = self._join_v0(request.headers, parse_qs(parts.query))
                 return None
-            return _respond(404, "not found")
+            return respond(404, "not found")
         except RequestRefused as exc:
             self._event(f"refused {path}: {exc} (HTTP {exc.status})")
-            return _respond(exc.status, str(exc))
+            return respond(exc.status, str(exc))
 
     def _check_token(self, headers: Headers) -> Grant:
         try:
@@ -261,7 +261,7 @@ class RoomServer:
     def _admit(self, ws: ServerConnection, params: JoinParams) -> Participant:
         previous = self.registry.find(params.grant.identity, params.grant.room)
         if previous is not None:  # same identity again: the newest connection wins, as on LiveKit
-            previous.post(_leave(REASON.DUPLICATE_IDENTITY))
+            previous.post(leave(REASON.DUPLICATE_IDENTITY))
             self.registry.remove(previous, REASON.DUPLICATE_IDENTITY, "replaced by a new connection")
             self._spawn(self._close(previous, graceful=True))
         participant = Participant(
@@ -293,7 +293,7 @@ class RoomServer:
             return
         hint = (
             LOOPBACK_ONLY
-            if not _has_non_loopback_interface()
+            if not has_non_loopback_interface()
             else "check that nothing blocks UDP on this host"
         )
         self._event(
@@ -313,10 +313,10 @@ class RoomServer:
             return
         which = request.WhichOneof("message")
         if which == "ping_req":
-            pong = rtc.Pong(last_ping_timestamp=request.ping_req.timestamp, timestamp=_now_ms())
+            pong = rtc.Pong(last_ping_timestamp=request.ping_req.timestamp, timestamp=now_ms())
             participant.post(rtc.SignalResponse(pong_resp=pong))
         elif which == "ping":
-            participant.post(rtc.SignalResponse(pong=_now_ms()))
+            participant.post(rtc.SignalResponse(pong=now_ms()))
         elif which == "trickle" and participant.peer is not None:
             await participant.peer.add_candidate(request.trickle.candidateInit)
         elif which == "offer":
@@ -395,49 +395,3 @@ LOOPBACK_ONLY = (
     "no loopback ICE candidates, so SDK participants will time out connecting (bring up another "
     "interface with an address)"
 )
-
-
-def _has_non_loopback_interface() -> bool:
-    import ifaddr  # installed with aioice
-
-    for adapter in ifaddr.get_adapters():
-        for ip in adapter.ips:
-            address = ip.ip if isinstance(ip.ip, str) else ip.ip[0]
-            if not address.startswith(("127.", "fe80")) and address != "::1":
-                return True
-    return False
-
-
-def _leave(reason: models.DisconnectReason) -> rtc.SignalResponse:
-    return rtc.SignalResponse(
-        leave=rtc.LeaveRequest(can_reconnect=False, reason=reason, action=rtc.LeaveRequest.Action.DISCONNECT)
-    )
-
-
-def _respond(status: int, text: str) -> Response:
-    body = text.encode()
-    headers = Headers([("Content-Type", "text/plain; charset=utf-8"), ("Content-Length", str(len(body)))])
-    reasons = {200: "OK", 400: "Bad Request", 401: "Unauthorized", 404: "Not Found", 409: "Conflict"}
-    return Response(status, reasons.get(status, "Error"), headers, body)
-
-
-def _now_ms() -> int:
-    return int(time.time() * 1000)
-
-
-def _ice_addresses(host: str) -> list[str]:
-    """Where ICE candidates are gathered: the listening address, loopback for local names, [] for all."""
-    if host in ("0.0.0.0", "::"):
-        return []  # every interface (aioice's own choice)
-    if host in ("", "localhost", "::1", "127.0.0.1"):
-        return ["127.0.0.1"]
-    try:
-        return [socket.gethostbyname(host)]
-    except OSError:
-        return ["127.0.0.1"]
-
-
-def _url_host(host: str) -> str:
-    if host in ("", "0.0.0.0", "::"):
-        return "127.0.0.1"
-    return f"[{host}]" if ":" in host else host
