@@ -17,7 +17,7 @@ class UnusableInput(Exception):
 
 
 @dataclass
-class SourceInfo:
+class FileSummary:
     """One opened path: its format and what reading it found."""
 
     path: str
@@ -69,7 +69,7 @@ def expand_folders(paths: list[str]) -> list[str]:
     return expanded
 
 
-def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[SourceInfo]:
+def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
     """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
 
     A folder stands for the Claude Code sessions under it.
@@ -78,7 +78,7 @@ def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[
     modules = [(path, resolve_format(path, forced)) for path in paths]
     infos = []
     for index, ((path, module), events) in enumerate(zip(modules, protocols.readers(modules), strict=True)):
-        info = SourceInfo(path=path, format=module.NAME, label=os.path.basename(path))
+        info = FileSummary(path=path, format=module.NAME, label=os.path.basename(path))
         ns = str(index) if len(modules) > 1 else ""
         ingest = store.ingest
         try:

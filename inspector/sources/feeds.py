@@ -15,7 +15,7 @@ from collections.abc import Callable
 from inspector.model import CallStore
 from inspector.model.clock import Clock, EndOfRecording
 from inspector.model.events import Event
-from inspector.session import SourceInfo
+from inspector.session import FileSummary
 from inspector.sources.base import Source
 from inspector.sources.files import Opened, Progress, keep_payloads_for, read_all, read_into
 from inspector.sources.replaying import ReplayControl
@@ -64,7 +64,7 @@ class FileSource(Source):
 
     def load(
         self, progress: Callable[[Progress], None], cancelled: Callable[[], bool] = lambda: False
-    ) -> list[SourceInfo]:
+    ) -> list[FileSummary]:
         """Read every file into the store (blocking: run it in a thread)."""
         return read_into(self.store, self.opened, progress=progress, cancelled=cancelled)
 

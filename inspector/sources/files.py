@@ -11,7 +11,7 @@ from types import ModuleType
 from inspector import protocols
 from inspector.model import CallStore, Malformed
 from inspector.model.events import Event
-from inspector.session import SourceInfo, UnusableInput, expand_folders, resolve_format
+from inspector.session import FileSummary, UnusableInput, expand_folders, resolve_format
 
 BIG_FILES = 64 * 1024 * 1024
 """Above this many bytes in total, payloads are dropped after threading and re-read when shown."""
@@ -95,7 +95,7 @@ def read_into(
     progress: Callable[[Progress], None] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     clock: Callable[[], float] = time.monotonic,
-) -> list[SourceInfo]:
+) -> list[FileSummary]:
     """Thread every file's events into ``store``, calling ``progress`` at most every BATCH_SECONDS.
 
     Stops early (returning what was read) when ``cancelled()`` turns true.
@@ -106,7 +106,7 @@ def read_into(
     events = 0
     next_report = clock() + BATCH_SECONDS
     for item, reader in zip(opened, _readers(opened), strict=True):
-        info = SourceInfo(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
+        info = FileSummary(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
         infos.append(info)
         reached = 0
         for count, event in enumerate(_events(item, reader), 1):
