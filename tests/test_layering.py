@@ -14,7 +14,14 @@ PACKAGE = Path(__file__).resolve().parent.parent / "inspector"
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
     (
         "model",
-        ("inspector", "inspector.model", "inspector.textsafe", "inspector.timefmt", "inspector.calltext"),
+        (
+            "inspector",
+            "inspector.model",
+            "inspector.textsafe",
+            "inspector.timefmt",
+            "inspector.timescale",
+            "inspector.calltext",
+        ),
     ),
     ("protocols", ("inspector.protocols",)),
     ("answer", ("inspector.answer",)),
@@ -31,7 +38,8 @@ def layer_of(module: str) -> str:
     found = ""
     for name, prefixes in LAYERS:
         for prefix in prefixes:
-            if (module == prefix or module.startswith(prefix + ".")) and len(prefix) > len(best):
+            inside = module == prefix or (prefix != "inspector" and module.startswith(prefix + "."))
+            if inside and len(prefix) > len(best):
                 best, found = prefix, name
     assert found, f"{module} is in no layer: add it to LAYERS in {Path(__file__).name}"
     return found
