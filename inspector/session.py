@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector import protocols
-from inspector.model import Call, CallStore, Malformed, Request, Result
+from inspector.model import Call, CallStore, Request, Result
 from inspector.model.events import Event
 
 
@@ -72,27 +72,12 @@ def expand_folders(paths: list[str]) -> list[str]:
 def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
     """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
 
-    A folder stands for the Claude Code sessions under it.
+    A folder stands for the Claude Code sessions under it. The one reading path, shared with the UI's
+    load (:func:`inspector.sources.files.read_into`): namespaces, malformed counts, error mapping.
     """
-    paths = expand_folders(paths)
-    modules = [(path, resolve_format(path, forced)) for path in paths]
-    infos = []
-    for index, ((path, module), events) in enumerate(zip(modules, protocols.readers(modules), strict=True)):
-        info = FileSummary(path=path, format=module.NAME, label=os.path.basename(path))
-        ns = str(index) if len(modules) > 1 else ""
-        ingest = store.ingest
-        try:
-            for event in events:
-                info.events += 1
-                if isinstance(event, Malformed):
-                    info.malformed += 1
-                ingest(event, ns)
-        except OSError as exc:
-            raise UnusableInput(f"{path}: {exc.strerror or exc}") from None
-        except protocols.FormatError as exc:
-            raise UnusableInput(str(exc)) from None
-        infos.append(info)
-    return infos
+    from inspector.sources.files import open_paths, read_into
+
+    return read_into(store, open_paths(paths, forced))
 
 
 def hydrate(call: Call) -> tuple[Request, list[Result]]:
