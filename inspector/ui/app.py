@@ -13,6 +13,7 @@ from textual.worker import Worker
 
 from inspector.config import Config
 from inspector.model import CallStore, Clock, SystemClock
+from inspector.sources.base import Source
 from inspector.sources.files import open_paths
 from inspector.textsafe import one_line
 from inspector.themes import (
@@ -226,7 +227,7 @@ def run_open(options: UiOptions, config: Config | None = None, warnings: list[st
 
 
 def run_live(
-    source: Any,
+    source: Source,
     store: CallStore,
     options: UiOptions | None = None,
     config: Config | None = None,
@@ -238,9 +239,9 @@ def run_live(
 
         config, found = load_config()
         warnings = [*(warnings or []), *found]
-    room = getattr(getattr(source, "state", None), "room", "")
-    label = f"room {room}" if room else getattr(source, "label", "") or getattr(source, "name", "") or "live"
-    session = Session(source=source, store=store, label=str(label))
+    room = source.state.room
+    label = f"room {room}" if room else source.label or source.name or "live"
+    session = Session(source=source, store=store, label=label)
     app = InspectorApp(options, config=config, warnings=warnings, session=session)
     app.run()
     return app.return_code or 0
