@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import base64
+import logging
 import subprocess
 import sys
 import urllib.error
@@ -341,9 +342,20 @@ async def test_data_packets_are_stamped_routed_and_kept_on_their_kind_of_channel
     }
 
     # carol may not publish data: what she sends goes nowhere; alice's marker after it still arrives
-    c_channels["_reliable"].send(packet("from carol"))
-    await until_true(lambda: c_channels["_reliable"].bufferedAmount == 0)
-    await asyncio.sleep(0.2)
+    dropped: list[str] = []
+    handler = logging.Handler(logging.DEBUG)
+    handler.emit = lambda record: dropped.append(record.getMessage())  # type: ignore[method-assign]
+    room_log = logging.getLogger("inspector.room")
+    level = room_log.level
+    room_log.addHandler(handler)
+    room_log.setLevel(logging.DEBUG)
+    try:
+        c_channels["_reliable"].send(packet("from carol"))
+        # wait until the server has had carol's packet (and dropped it), not for a fixed time
+        await until_true(lambda: any("carol may not publish data" in line for line in dropped))
+    finally:
+        room_log.removeHandler(handler)
+        room_log.setLevel(level)
     a_channels["_reliable"].send(packet("marker"))
     await until_true(lambda: any(b"marker" in data for _, data in b_inbox))
     assert not any(b"from carol" in data for _, data in b_inbox)
