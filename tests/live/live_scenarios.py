@@ -80,6 +80,16 @@ def make_source(server: RoomServer, store: CallStore, writer, identity="inspecto
     return LiveKitSource(server.url, token, store, writer, room=ROOM, identity=identity, answering=answering)
 
 
+async def flushed_to(user: Agent, source: LiveKitSource, tag: str) -> None:
+    """Wait until ``user`` has an envelope ``source`` broadcasts now: any answer misrouted to the user
+    would have come before it (one sender's reliable channel keeps its order), so none is still on the way."""
+    data = alicia.encode_envelope(
+        type_=2, body={"id": tag, "content": tag}, conversation_id=ROOM, stanza_id=0
+    )
+    await source._publish(data, topic=None)
+    await until(lambda: any(tag.encode() in packet for packet in user.received))
+
+
 def summary(store: CallStore) -> dict:
     now = store.clock.now()
     return {
@@ -142,7 +152,7 @@ async def answer_and_auto(out: str) -> dict:
             refused = type(exc).__name__
         sent = await source.send_answer(call, compose.success({"content": "hi"}))
         await until(lambda: len(agent.received) >= 2)
-        await asyncio.sleep(0.2)
+        await flushed_to(user, source, "marker-1")
         await source.stop()
         writer.close()
         # a restarted inspector (a new source, nothing seen) answers a new request in the conversation
@@ -152,7 +162,7 @@ async def answer_and_auto(out: str) -> dict:
         await until(lambda: again.store.find(ROOM, "r_again") is not None)
         restarted = await again.send_answer(again.store.find(ROOM, "r_again"), compose.success({}))
         await until(lambda: len(agent.received) >= 3)
-        await asyncio.sleep(0.2)
+        await flushed_to(user, again, "marker-2")
         await again.stop()
         await agent.room.disconnect()
         await user.room.disconnect()
