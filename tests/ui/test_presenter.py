@@ -8,7 +8,7 @@ from inspector.model import CallStore, FakeClock, Outcome, State
 from inspector.sources.feeds import StoreSource
 from inspector.sources.files import Progress
 from inspector.sources.memory import MemorySource
-from inspector.ui.presenter import LOADING_REPAINT, MainPresenter
+from inspector.ui.presenter import LIVE_REPAINT, LOADING_REPAINT, MainPresenter
 from inspector.ui.view import RowView
 from tests.factories import make_request, make_result
 
@@ -51,7 +51,10 @@ def test_a_result_alone_repaints_without_new_rows():
 def test_while_loading_changes_are_taken_a_few_times_a_second():
     store = CallStore()
     shown, _ = presenter(store)
-    assert shown.flush_wait(10.0) == 0.0  # not loading: at once
+    assert shown.flush_wait(10.0) == 0.0  # the first change after a quiet spell: at once
+    shown.take_changes(None, 10.0)
+    assert shown.flush_wait(10.05) == pytest.approx(LIVE_REPAINT - 0.05)  # a flood: ten times a second
+    assert shown.flush_wait(10.0 + LIVE_REPAINT + 0.01) == 0.0
     shown.load_progress = Progress(done=1, total=10, events=1)
     shown.take_changes(None, 10.0)
     assert shown.flush_wait(10.1) == pytest.approx(LOADING_REPAINT - 0.1)
