@@ -20,6 +20,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "inspector.textsafe",
             "inspector.timefmt",
             "inspector.timescale",
+            "inspector.smallfile",
             "inspector.calltext",
         ),
     ),

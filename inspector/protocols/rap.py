@@ -94,14 +94,14 @@ def decode(value: Any, raw: RawRef) -> list[Event]:
 # -- classification ------------------------------------------------------------------------
 
 
-def _unwrap(value: Any) -> tuple[Any, dict]:
+def _unwrap(value: Any) -> tuple[Any, dict[str, Any]]:
     """The RAP message of a record and the wrapper around it (the corpus shape), if any."""
     if isinstance(value, dict) and "body" in value and ("http" in value or "source" in value):
         return value["body"], value
     return value, {}
 
 
-def _kind(msg: dict) -> str | None:
+def _kind(msg: dict[str, Any]) -> str | None:
     """What a message is, from its fields; None when it is nothing RAP knows."""
     kind = msg.get("type")
     if kind is not None:
@@ -141,7 +141,7 @@ def _decode(value: Any, raw: RawRef) -> list[Event]:
         return [Skipped("display_segment", raw.where)]
     if kind == "toolset":
         return [Skipped("toolset_definition", raw.where)]
-    decoder: Callable[[dict, RawRef, float | None], Request | Result | Message]
+    decoder: Callable[[dict[str, Any], RawRef, float | None], Request | Result | Message]
     decoder = _DECODERS.get(kind, unknown)
     event = decoder(body, raw, ts)
     if wrapper.get("http") is not None:
@@ -155,7 +155,7 @@ def _decode(value: Any, raw: RawRef) -> list[Event]:
 # -- invocation ----------------------------------------------------------------------------
 
 
-def _invocation(msg: dict, raw: RawRef, ts: float | None) -> Request:
+def _invocation(msg: dict[str, Any], raw: RawRef, ts: float | None) -> Request:
     operation = ident(msg, "operation")
     call_id = ident(msg, "id")
     group = text_field(msg, "group_id") or ""
@@ -184,7 +184,7 @@ def _invocation(msg: dict, raw: RawRef, ts: float | None) -> Request:
     )
 
 
-def _timeout_ms(msg: dict) -> int | None:
+def _timeout_ms(msg: dict[str, Any]) -> int | None:
     """RAP defines no timeout; a runtime's own ``timeout_ms`` extension is honoured when present."""
     value = msg.get("timeout_ms")
     if isinstance(value, bool) or not isinstance(value, (int, float)):
@@ -194,7 +194,7 @@ def _timeout_ms(msg: dict) -> int | None:
     return int(value)
 
 
-_DECODERS = {
+_DECODERS: dict[str, Callable[[dict[str, Any], RawRef, float | None], Request | Result | Message]] = {
     "invocation": _invocation,
     "tool_result": tool_result,
     "subscription_event": subscription_event,
