@@ -1,0 +1,113 @@
+"""Codex CLI tool calls: their parameters, and how an output says the call ended (exit codes, refusals)."""
+
+from __future__ import annotations
+
+import json
+import re
+import shlex
+from typing import Any
+
+from inspector.model.events import Outcome
+
+# Where the exit code lives, by version (see ../shared/reference/agent-formats.md 1.6).
+_EXIT_TEXT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$", re.MULTILINE)
+_WALL = re.compile(r"^Wall time: ([0-9.]+) seconds", re.MULTILINE)
+_DENIED = ("rejected by user", "user denied", "Rejected(", "denied by user")
+_CANCELED = ("aborted by user", "interrupted by user", "command aborted", "was interrupted")
+_ERRORS = (
+    "error:",
+    "tool call error",
+    "apply_patch verification failed",
+    "Script failed",
+    "exec_command failed",
+    "failed in sandbox",
+    "execution error:",
+)
+SHELL_TOOLS = ("shell", "shell_command", "exec_command", "local_shell", "container.exec")
+
+
+def params(name: str, arguments: Any) -> Any:
+    """A ``function_call``'s arguments decoded, with a shell command as one command line, not an argv list."""
+    value: Any = arguments
+    if isinstance(arguments, str):
+        try:
+            value = json.loads(arguments)
+        except ValueError:
+            return arguments
+    if isinstance(value, dict):
+        command = value.get("command")
+        if isinstance(command, list) and all(isinstance(part, str) for part in command):
+            value = dict(value)
+            value["command"] = command_line(command)
+    return value
+
+
+def command_line(argv: list[str]) -> str:
+    """``["bash", "-lc", "ls -la"]`` -> ``ls -la``; other argv lists quoted as a shell would read them."""
+    if len(argv) == 3 and argv[1] in ("-lc", "-c") and argv[0].rsplit("/", 1)[-1] in ("bash", "sh", "zsh"):
+        return argv[2]
+    return shlex.join(argv)
+
+
+def output_text(output: Any) -> str:
+    """The text of an output: a string, or the text items of a content list (images named, not inlined)."""
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        parts = []
+        for item in output:
+            if isinstance(item, dict):
+                text = item.get("text")
+                parts.append(text if isinstance(text, str) else f"[{item.get('type', 'item')}]")
+            else:
+                parts.append(str(item))
+        return "\n".join(parts)
+    if isinstance(output, dict):
+        content = output.get("content")
+        return output_text(content) if content is not None else json.dumps(output, ensure_ascii=False)
+    return "" if output is None else str(output)
+
+
+def exit_code(text: str) -> int | None:
+    """The exit code an output reports: ``metadata.exit_code`` of a JSON output, ``Exit code: N``,
+    ``Process exited with code N``, or ``exit_code`` of code-mode JSON items (the last one wins)."""
+    stripped = text.lstrip()
+    if stripped.startswith("{"):
+        try:
+            value = json.loads(stripped)
+        except ValueError:
+            value = None
+        if isinstance(value, dict):
+            meta = value.get("metadata")
+            code = meta.get("exit_code") if isinstance(meta, dict) else value.get("exit_code")
+            if isinstance(code, int) and not isinstance(code, bool):
+                return code
+    found = _EXIT_TEXT.findall(text)
+    if found:
+        return int(found[-1])
+    codes = re.findall(r'"exit_code"\s*:\s*(-?\d+)', text)
+    return int(codes[-1]) if codes else None
+
+
+def duration_s(text: str) -> float | None:
+    """``metadata.duration_seconds`` or ``Wall time: X seconds`` of an output."""
+    match = re.search(r'"duration_seconds"\s*:\s*([0-9.]+)', text[:2000]) or _WALL.search(text[:2000])
+    try:
+        return float(match.group(1)) if match else None
+    except ValueError:
+        return None
+
+
+def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
+    """How the output says the call ended, and the message when it did not succeed."""
+    head = text[:400]
+    first = head.strip().splitlines()[0] if head.strip() else ""
+    if any(mark in head for mark in _DENIED):
+        return Outcome.DENIED, first
+    if any(mark in head for mark in _CANCELED):
+        return Outcome.CANCELED, first
+    if code is not None:
+        return (Outcome.SUCCESS, None) if code == 0 else (Outcome.ERROR, f"exit code {code}")
+    if any(head.lstrip().startswith(mark) for mark in _ERRORS) or head.startswith("Script failed"):
+        return Outcome.ERROR, first
+    return Outcome.SUCCESS, None

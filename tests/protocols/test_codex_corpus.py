@@ -1,0 +1,114 @@
+"""Every Codex rollout of the corpus loads whole, with counts checked against a plain scan of the raw file."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from inspector import protocols
+from inspector.model.events import Malformed, Outcome, Request, Result
+from inspector.model.store import CallStore as Store
+
+CODEX = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "codex"
+FILES = sorted(CODEX.glob("*.jsonl")) if CODEX.is_dir() else []
+
+_EXIT = re.compile(r'"exit_code":\s*(-?\d+)|^Exit code: (-?\d+)|^Process exited with code (-?\d+)', re.M)
+
+
+def _scan(path: Path) -> Counter[str]:
+    """Counts from the raw lines, independently of the parser: the rules a person would apply by hand."""
+    counts: Counter[str] = Counter()
+    calls: dict[str, str] = {}
+    outputs: dict[str, str] = {}
+    for line in path.read_text(encoding="utf-8").splitlines():
+        record = json.loads(line)
+        item = record.get("payload", record)
+        kind = item.get("type")
+        if kind in ("function_call", "custom_tool_call"):
+            calls[item["call_id"]] = item.get("arguments") or item.get("input") or ""
+        elif kind == "web_search_call":
+            calls[f"ws{len(calls)}"] = ""
+            outputs[f"ws{len(calls) - 1}"] = ""
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            out = item["output"]
+            outputs[item["call_id"]] = out if isinstance(out, str) else json.dumps(out)
+    for call_id, text in outputs.items():
+        codes = [int(next(g for g in m.groups() if g)) for m in _EXIT.finditer(text)]
+        if "rejected by user" in text or "Rejected(" in text:
+            counts["denied"] += 1
+        elif (
+            codes
+            and codes[-1] != 0
+            or (
+                not codes
+                and re.match(
+                    r"(error:|tool call error|apply_patch "
+                    r"verification failed|failed in sandbox)",
+                    text,
+                )
+            )
+        ):
+            counts["failed"] += 1
+    for call_id, args in calls.items():
+        if call_id not in outputs:
+            counts["unanswered"] += 1
+        elif "*** Begin Patch" in args and re.search(r"\\n[+-]|\n[+-]", args):
+            counts["diff"] += 1
+    counts["calls"] = len(calls)
+    return counts
+
+
+def _load(path: Path) -> tuple[Store, list[Malformed]]:
+    module = protocols.detect(str(path))
+    assert module.NAME == "codex"
+    store = Store()
+    events = list(module.read(str(path)))
+    store.ingest_many(events)
+    store.end()
+    return store, [e for e in events if isinstance(e, Malformed)]
+
+
+@pytest.mark.parametrize("path", FILES, ids=[p.name[:40] for p in FILES])
+def test_corpus_file_matches_an_independent_count(path: Path) -> None:
+    store, malformed = _load(path)
+    assert malformed == []
+    assert store.orphans == []
+    expected = _scan(path)
+    calls = list(store.all_calls())
+    first = [call.results[0] if call.results else None for call in calls]
+    got = Counter(
+        calls=len(calls),
+        failed=sum(1 for r in first if r is not None and r.outcome is Outcome.ERROR),
+        denied=sum(1 for r in first if r is not None and r.outcome is Outcome.DENIED),
+        unanswered=sum(1 for r in first if r is None),
+        diff=sum(1 for r in first if r is not None and r.has_diff),
+    )
+    assert +got == +expected
+
+
+# Pinned from the scan above (reviewed by hand): calls, failed, denied, unanswered, with diff.
+PINNED = {
+    "0h-n0": (303, 37, 0, 1, 32),
+    "AcidicSoil_codex-session-view_": (39, 3, 0, 0, 2),
+    "AcidicSoil_codex-session-viewer": (246, 21, 0, 0, 89),
+    "olivia215215_cabinet-governance__rollout-2026-04": (29, 4, 3, 0, 4),
+    "olivia215215_cabinet-governance__rollout-2026-05": (46, 1, 0, 0, 5),
+}
+
+
+@pytest.mark.parametrize("prefix", sorted(PINNED))
+def test_pinned_counts(prefix: str) -> None:
+    paths = [p for p in FILES if p.name.startswith(prefix)]
+    if not paths:
+        pytest.skip("corpus not present")
+    counts = _scan(paths[0])
+    calls, failed, denied, unanswered, diff = PINNED[prefix]
+    assert (counts["calls"], counts["failed"], counts["denied"], counts["unanswered"]) == (
+        calls, failed, denied, unanswered,
+    )  # fmt: skip
+    if diff is not None:
+        assert counts["diff"] == diff
