@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from inspector import protocols
-from inspector.model.events import Malformed, Outcome, Request, Result
+from inspector.model.events import Malformed, Outcome
 from inspector.model.store import CallStore as Store
 
 CODEX = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus" / "codex"
@@ -36,7 +36,7 @@ def _scan(path: Path) -> Counter[str]:
         elif kind in ("function_call_output", "custom_tool_call_output"):
             out = item["output"]
             outputs[item["call_id"]] = out if isinstance(out, str) else json.dumps(out)
-    for call_id, text in outputs.items():
+    for text in outputs.values():
         codes = [int(next(g for g in m.groups() if g)) for m in _EXIT.finditer(text)]
         if "rejected by user" in text or "Rejected(" in text:
             counts["denied"] += 1
