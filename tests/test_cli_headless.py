@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from inspector.protocols import alicia, recording
+from inspector.protocols import FORMAT_NAMES, alicia, recording
 
 
 def run(*args, cwd=None):
@@ -98,7 +98,7 @@ def test_unusable_input_is_one_line_and_exit_2(tmp_path):
     junk = tmp_path / "junk.txt"
     junk.write_text("hello world\n")
     unknown = run("dump", str(junk))
-    assert unknown.returncode == 2 and "tried recording, claude, alicia, rap, lmkit" in unknown.stderr
+    assert unknown.returncode == 2 and f"tried {', '.join(FORMAT_NAMES)}" in unknown.stderr
     assert len(unknown.stderr.strip().splitlines()) == 1
 
 
