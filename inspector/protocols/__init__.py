@@ -17,7 +17,7 @@ from types import ModuleType
 from inspector.model.events import Event
 
 # Order matters only for ties in sniffing: the most specific formats first.
-FORMAT_NAMES = ("recording", "claude", "codex", "alicia", "rap", "lmkit")
+FORMAT_NAMES = ("recording", "claude", "codex", "gemini", "alicia", "rap", "lmkit")
 
 HEAD_BYTES = 64 * 1024
 

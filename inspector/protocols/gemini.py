@@ -1,0 +1,280 @@
+"""Google Gemini CLI sessions (``~/.gemini/tmp/*/chats/session-*.json[l]``): tool calls, results and text."""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
+from inspector.protocols import _jsonfile, _values
+from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
+
+NAME = "gemini"
+DESCRIPTION = "Google Gemini CLI sessions (chats/session-*.json and *.jsonl)"
+
+TEXT_LIMIT = 4000
+_SNIFF_HEADER = re.compile(rb'"projectHash"\s*:')
+_SNIFF_SESSION = re.compile(rb'"sessionId"\s*:')
+_SNIFF_MESSAGE = re.compile(rb'"type"\s*:\s*"(?:gemini|user|info)"')
+_KINDS = {"user": "user", "gemini": "assistant", "info": "info", "error": "error", "warning": "warning"}
+
+
+# -- the format-module contract ------------------------------------------------------------
+
+
+def sniff(path: str, head: bytes) -> int:
+    """85 when the head holds a session header (sessionId and projectHash), 0 otherwise.
+
+    Both layouts start with the header's keys: ``{"sessionId":..,"projectHash":..`` (a JSON Lines
+    first line, or the top of the JSON document). Higher than Claude Code's guess from keys (45),
+    which a Gemini ``user`` record next to a ``sessionId`` would also match.
+    """
+    if _SNIFF_HEADER.search(head) and _SNIFF_SESSION.search(head):
+        return 85 if _SNIFF_MESSAGE.search(head) or b'"messages"' in head or b'"startTime"' in head else 50
+    return 0
+
+
+def read(path: str) -> Iterator[Event]:
+    """Every event of a session file, either layout; bad records become Malformed, the rest still loads."""
+    session = _Session()
+    for chunk in _jsonfile.read_chunks(path):
+        raw = _raw(path, chunk)
+        if chunk.error is not None:
+            session.bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
+        elif isinstance(chunk.value, dict) and "messages" in chunk.value:
+            session.add_document(chunk, raw)  # the JSON layout: one document (pretty-printed or not)
+        else:
+            session.add_line(chunk.value, raw)
+    yield from session.bad
+    yield from session.events()
+    _FOLLOWED[path] = session.follow_state()
+
+
+def redecode(raw: RawRef) -> list[Event]:
+    """Decode the one message record ``raw`` points at again (its calls, each with its result)."""
+    value, error = _jsonfile.loads(raw.read())
+    if error is not None:
+        return [Malformed(raw.where, error, source=raw.source, raw=raw)]
+    if not isinstance(value, dict) or "id" not in value:
+        return [Skipped("session record", raw.where)]
+    return list(_message_events(value, raw, "", None, None))
+
+
+def decode_line(line: bytes, raw: RawRef) -> list[Event]:
+    """The events of one appended JSON Lines record, for following a growing session.
+
+    A message id written again (the CLI rewrites a message as its tool calls run and end) adds only
+    what is new: a call seen before is not requested again, a result seen before is not repeated.
+    """
+    state = _FOLLOWED.get(raw.source)
+    if state is None or raw.where == "line 1":  # a new file, or the old one truncated and restarted
+        state = _FOLLOWED[raw.source] = _Follow()
+    if state.document:
+        return []  # a JSON document is rewritten whole, never appended to
+    value, error = _jsonfile.loads(line.lstrip(b"\xef\xbb\xbf"))
+    if error is not None:
+        return [Malformed(raw.where, error, source=raw.source, raw=raw)]
+    return state.decode(value, raw)
+
+
+def _raw(path: str, chunk: _jsonfile.Chunk) -> RawRef:
+    return RawRef(path, chunk.where, chunk.offset, chunk.length, protocol=NAME)
+
+
+# -- reading a whole file ------------------------------------------------------------------
+
+
+@dataclass
+class _Session:
+    """A file's messages as the CLI would load it: the last record of an id wins, rewinds drop."""
+
+    group: str = ""
+    last_updated: float | None = None
+    document: bool = False
+    messages: dict[str, tuple[dict[str, Any], RawRef]] = field(default_factory=dict)
+    bad: list[Event] = field(default_factory=list)
+    emitted: set[str] = field(default_factory=set)
+    answered: set[str] = field(default_factory=set)
+
+    def add_line(self, value: Any, raw: RawRef) -> None:
+        kind = _record_kind(value)
+        if kind == "message":
+            self.messages[value["id"]] = (value, raw)
+        elif kind == "set":
+            self._header(value["$set"])
+        elif kind == "rewind":
+            self._rewind(value["$rewindTo"])
+        elif kind == "header":
+            self._header(value)
+        else:
+            self.bad.append(Malformed(raw.where, kind, source=raw.source, raw=raw))
+
+    def add_document(self, chunk: _jsonfile.Chunk, raw: RawRef) -> None:
+        value = chunk.value
+        if not isinstance(value, dict) or not isinstance(value.get("messages"), list):
+            reason = "not a Gemini CLI session: no 'messages' array"
+            self.bad.append(Malformed(chunk.where or "document", reason, source=raw.source, raw=raw))
+            return
+        self.document = True
+        self._header(value)
+        for key, item in _jsonfile.member_chunks(raw.read(), chunk):
+            if key != "messages":
+                continue
+            item_raw = _raw(raw.source, item)
+            if item.error is not None:
+                self.bad.append(Malformed(item.where, item.error, source=raw.source, raw=item_raw))
+            elif _record_kind(item.value) == "message":
+                self.messages[item.value["id"]] = (item.value, item_raw)
+            else:
+                reason = "a message must be an object with a string 'id'"
+                self.bad.append(Malformed(item.where, reason, source=raw.source, raw=item_raw))
+
+    def _header(self, fields: Any) -> None:
+        if not isinstance(fields, dict):
+            return
+        session = fields.get("sessionId")
+        if isinstance(session, str) and session and not self.group:
+            self.group = session
+        updated = _values.parse_time(fields.get("lastUpdated"))
+        if updated is not None:
+            self.last_updated = updated
+
+    def _rewind(self, message_id: Any) -> None:
+        # gemini-cli core/src/services/chatRecordingService.ts rewindTo(): "All messages from (and
+        # including) the specified ID onwards are removed"; an unknown id changes nothing.
+        ids = list(self.messages)
+        if message_id in self.messages:
+            for dropped in ids[ids.index(message_id) :]:
+                del self.messages[dropped]
+
+    def events(self) -> Iterator[Event]:
+        ordered = list(self.messages.values())
+        for index, (message, raw) in enumerate(ordered):
+            # No time is stored for a result: the next message's time is the first moment it is
+            # known to exist (the model's next turn reads it); the last message uses lastUpdated.
+            later = ordered[index + 1][0].get("timestamp") if index + 1 < len(ordered) else None
+            result_ts = _values.parse_time(later) if later is not None else self.last_updated
+            for event in _message_events(message, raw, self.group, result_ts, None):
+                yield event
+                self._note(event)
+
+    def _note(self, event: Event) -> None:
+        if isinstance(event, Request):
+            self.emitted.add(event.call_id)
+        elif isinstance(event, Result):
+            self.answered.add(event.call_id)
+
+    def follow_state(self) -> _Follow:
+        state = _Follow(group=self.group, document=self.document, last_ts=self.last_updated)
+        state.requested, state.answered = self.emitted, self.answered
+        state.texts = set(self.messages)
+        return state
+
+
+def _record_kind(value: Any) -> str:
+    """``message``, ``set``, ``rewind``, ``header``, or why the record is none of them."""
+    if not isinstance(value, dict):
+        return "a session record must be a JSON object"
+    if "id" in value:
+        return (
+            "message" if isinstance(value["id"], str) and value["id"] else "a message 'id' must be a string"
+        )
+    if "$set" in value:
+        return "set" if isinstance(value["$set"], dict) else "'$set' must be an object"
+    if "$rewindTo" in value:
+        return "rewind"
+    if "sessionId" in value:
+        return "header"
+    keys = ", ".join(list(value)[:6]) or "none"
+    return f"not a Gemini CLI session record (keys: {keys})"
+
+
+def _message_events(
+    message: dict[str, Any], raw: RawRef, group: str, result_ts: float | None, state: _Follow | None
+) -> Iterator[Event]:
+    """A message's text (when it has some) and its tool calls, each call followed by its result.
+
+    With ``state`` (following), only what that state has not seen yet.
+    """
+    ts = _values.parse_time(message.get("timestamp"))
+    message_id = message["id"]
+    text = _text(message.get("content"))
+    kind = _KINDS.get(str(message.get("type")), str(message.get("type"))[:40])
+    if text and (state is None or message_id not in state.texts):
+        if state is not None:
+            state.texts.add(message_id)
+        yield Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, extra={"message_id": message_id})
+    calls = message.get("toolCalls")
+    if calls is None:
+        return
+    if not isinstance(calls, list):
+        yield Malformed(raw.where, "'toolCalls' must be an array", source=raw.source, raw=raw)
+        return
+    for entry in calls:
+        call_id = call_id_of(entry) if isinstance(entry, dict) else ""
+        if state is None or call_id not in state.requested:
+            request = request_of(entry, group, raw)
+            if request is not None:
+                yield request
+            if state is not None and call_id:
+                state.requested.add(call_id)
+        if is_answered(entry) and (state is None or call_id not in state.answered):
+            result = result_of(entry, group, raw, result_ts)
+            if result is not None:
+                if state is not None:
+                    state.answered.add(call_id)
+                yield result
+
+
+def _text(content: Any) -> str:
+    """A message's content: a string (2025 files) or a list of parts ``[{"text": ...}]`` (2026)."""
+    if isinstance(content, str):
+        return content
+    if isinstance(content, list):
+        return "\n".join(p["text"] for p in content if isinstance(p, dict) and isinstance(p.get("text"), str))
+    return ""
+
+
+# -- following a growing JSON Lines file ---------------------------------------------------
+
+
+@dataclass
+class _Follow:
+    """What a followed file has shown so far, so a message written again adds only what is new."""
+
+    group: str = ""
+    document: bool = False
+    last_ts: float | None = None
+    requested: set[str] = field(default_factory=set)
+    answered: set[str] = field(default_factory=set)
+    texts: set[str] = field(default_factory=set)
+
+    def decode(self, value: Any, raw: RawRef) -> list[Event]:
+        kind = _record_kind(value)
+        if kind == "header":
+            self.group = value["sessionId"] if isinstance(value["sessionId"], str) else self.group
+            self.document = isinstance(value.get("messages"), list)
+            return []
+        if kind == "set":
+            self.last_ts = _values.parse_time(value["$set"].get("lastUpdated")) or self.last_ts
+            return []
+        if kind == "rewind":
+            text = (
+                f"rewound to before message {str(value['$rewindTo'])[:80]}: the calls from there on are "
+                "dropped from the session (open the file again to see it without them)"
+            )
+            return [Message("info", text, self.group, self.last_ts, "gemini", raw)]
+        if kind != "message":
+            return [Malformed(raw.where, kind, source=raw.source, raw=raw)]
+        ts = _values.parse_time(value.get("timestamp"))
+        if ts is not None and (self.last_ts is None or ts > self.last_ts):
+            self.last_ts = ts
+        # While following, a result is stamped with the newest time the file has shown so far (the
+        # CLI stores none for it); reading the finished file uses the next message's time instead.
+        return list(_message_events(value, raw, self.group, self.last_ts, self))
+
+
+_FOLLOWED: dict[str, _Follow] = {}
+"""Per followed path: what it has shown (seeded by ``read`` so a follow after a load adds only news)."""
