@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Iterator
 from types import ModuleType
+from typing import BinaryIO
 
 from inspector.model.events import Event
 
@@ -20,6 +21,8 @@ from inspector.model.events import Event
 FORMAT_NAMES = ("recording", "claude", "codex", "gemini", "alicia", "rap", "lmkit")
 
 HEAD_BYTES = 64 * 1024
+LATER_HEADS = 3  # long first lines skipped when the head alone names no format
+LONG_LINE_SCAN = 64 * 1024 * 1024  # how far one long line is followed to find the next
 
 
 class UnknownFormat(Exception):
@@ -38,9 +41,20 @@ def get(name: str) -> ModuleType:
 
 
 def detect(path: str) -> ModuleType:
-    """Pick the format of ``path`` from its content (the name only breaks ties)."""
+    """Pick the format of ``path`` from its content (the name only breaks ties).
+
+    The head of the file decides; when a first record is longer than the head (one hostile or huge
+    line), the heads after it are tried too, so one record never hides the format of the rest.
+    """
     with open(path, "rb") as fh:
-        head = fh.read(HEAD_BYTES)
+        for head in _heads(fh):
+            found = _best(path, head)
+            if found is not None:
+                return found
+    raise UnknownFormat(f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})")
+
+
+def _best(path: str, head: bytes) -> ModuleType | None:
     best: tuple[int, ModuleType] | None = None
     for name in FORMAT_NAMES:
         try:
@@ -52,9 +66,29 @@ def detect(path: str) -> ModuleType:
         score = module.sniff(path, head)
         if score > 0 and (best is None or score > best[0]):
             best = (score, module)
-    if best is None:
-        raise UnknownFormat(f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})")
-    return best[1]
+    return None if best is None else best[1]
+
+
+def _heads(fh: BinaryIO) -> Iterator[bytes]:
+    """The file's head, then up to ``LATER_HEADS`` heads each starting after a line that overran the last."""
+    head = fh.read(HEAD_BYTES)
+    yield head
+    for _ in range(LATER_HEADS):
+        if len(head) < HEAD_BYTES or b"\n" in head.rstrip(b"\r\n"):
+            return  # the whole file was seen, or the head holds more than one line: nothing hidden
+        scanned = 0
+        while True:  # skip the rest of the long line, boundedly
+            block = fh.read(HEAD_BYTES)
+            scanned += len(block)
+            newline = block.find(b"\n")
+            if newline >= 0 or not block or scanned > LONG_LINE_SCAN:
+                break
+        if newline < 0:
+            return
+        head = block[newline + 1 :] + fh.read(HEAD_BYTES - (len(block) - newline - 1))
+        if not head.strip():
+            return
+        yield head
 
 
 def readers(files: list[tuple[str, ModuleType]]) -> list[Iterator[Event]]:
