@@ -242,3 +242,22 @@ def test_a_record_past_the_huge_size_is_read_as_text_exact_and_valid(tmp_path):
     assert [r.call_id for r in results] == ["toolu_a", "toolu_b"]
     assert results[1].data.startswith("\ufffdzz") and len(results[1].data) == len(big)
     assert results[1].raw.read() == line.encode()
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        (b'{"n": [123456789012345678901234567890]}', {"n": [123456789012345678901234567890]}),
+        (b'{"a": {"b": -9223372036854775809}}', {"a": {"b": -9223372036854775809}}),
+        (b"[18446744073709551616, 1]", [18446744073709551616, 1]),
+        (b"[18446744073709551615]", [18446744073709551615]),
+        (b'{"f": 1e19, "s": "1234567890123456789012"}', {"f": 1e19, "s": "1234567890123456789012"}),
+        (b'{"f": 1e300}', {"f": 1e300}),
+    ],
+)
+def test_integers_past_64_bits_are_read_exactly_and_big_floats_stay_floats(text, expected):
+    from inspector.model import values
+
+    value, error = values.loads_json(text)
+    assert error is None
+    assert repr(value) == repr(expected)  # ints stay ints, exactly; floats stay floats
