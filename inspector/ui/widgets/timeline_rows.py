@@ -159,16 +159,16 @@ def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now:
         text = gap_label(gap.end - gap.start).ljust(GAP_CELLS)[:GAP_CELLS]
         for offset, char in enumerate(text[: area - x]):
             chars[x + offset], kinds[x + offset] = char, "tl-gap"
-    for x, label in ticks(scale, area, origin):
-        text = "╵" + label
-        end = x + len(text) + 1
-        if all(c == " " and kind == "axis" for c, kind in zip(chars[x:end], kinds[x:end], strict=True)):
-            for offset, char in enumerate(text[: area - x]):
-                chars[x + offset] = char
-    if now is not None:
+    if now is not None:  # before the ticks: a label never runs into the now marker
         x = math.floor(scale.x(now))
         if 0 <= x < area:
             chars[x], kinds[x] = "▼", "tl-now"
+    for x, label in ticks(scale, area, origin):
+        text = "╵" + label
+        end = x + len(text) + 1
+        if x + len(text) <= area and all(c == " " and kind == "axis" for c, kind in zip(chars[x:end], kinds[x:end], strict=True)):
+            for offset, char in enumerate(text[: area - x]):
+                chars[x + offset] = char
     head = fit("time (from first call)", lw)
     segments = [Segment(head, styles["dim"]), Segment("│", styles["dim"])]
     axis = styles["tl-axis"]
