@@ -166,7 +166,9 @@ def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now:
     for x, label in ticks(scale, area, origin):
         text = "╵" + label
         end = x + len(text) + 1
-        if x + len(text) <= area and all(c == " " and kind == "axis" for c, kind in zip(chars[x:end], kinds[x:end], strict=True)):
+        if x + len(text) <= area and all(
+            c == " " and kind == "axis" for c, kind in zip(chars[x:end], kinds[x:end], strict=True)
+        ):
             for offset, char in enumerate(text[: area - x]):
                 chars[x + offset] = char
     head = fit("time (from first call)", lw)
