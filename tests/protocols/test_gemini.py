@@ -180,6 +180,7 @@ def call(call_id, status=None, output=None, name="run_shell_command", when="2026
     entry = {"id": call_id, "name": name, "args": {"command": "ls -la"}, "timestamp": when}
     if status is not None:
         entry["status"] = status
+    if status in ("success", "error", "cancelled"):
         response = {"output": output} if status == "success" else {"error": output}
         entry["result"] = [{"functionResponse": {"id": call_id, "name": name, "response": response}}]
     return entry
@@ -300,3 +301,29 @@ def test_a_claude_transcript_is_not_taken_for_a_gemini_session(tmp_path):
     record = {"type": "user", "sessionId": "s", "uuid": "u", "message": {"role": "user", "content": "hi"}}
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
     assert detect(str(path)) is claude
+
+
+def test_the_follow_machinery_reads_a_growing_session_written_by_id_as_the_cli_does(tmp_path):
+    from inspector.sources.tail import FileTail, decode_lines
+
+    path = write_jsonl(tmp_path / "session.jsonl", [HEADER, gemini_message("m1", [])])
+    store = CallStore()
+    for event in gemini.read(str(path)):
+        store.ingest(event)
+    tail = FileTail.at_end(str(path))
+    appended = [
+        gemini_message("m1", [call("c1", "executing")]),
+        {"$set": {"lastUpdated": "2026-04-25T08:00:03.000Z"}},
+        gemini_message("m1", [call("c1", "success", "Output: x\nExit Code: 2")]),
+        gemini_message("m1", [call("c1", "success", "Output: x\nExit Code: 2")]),
+    ]
+    with path.open("a", encoding="utf-8") as fh:
+        fh.write("".join(json.dumps(r) + "\n" for r in appended))
+    chunk = tail.read()
+    for event in decode_lines(gemini, chunk.lines, chunk.first_line, str(path), chunk.offset):
+        store.ingest(event)
+    calls = list(store.all_calls())
+    assert [(c.call_id, c.state(), len(c.results)) for c in calls] == [("c1", State.FAILED, 1)]
+    assert calls[0].result is not None and calls[0].result.error_code == "exit 2"
+    assert calls[0].latency_ms == 1000.0  # stamped with the newest time the file showed ($set)
+    assert store.malformed == [] and store.duplicate_results == 0
