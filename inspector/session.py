@@ -10,6 +10,7 @@ from typing import Any
 from inspector import protocols
 from inspector.model import Call, CallStore, Request, Result
 from inspector.model.events import Event
+from inspector.protocols import empty
 
 
 class UnusableInput(Exception):
@@ -37,6 +38,8 @@ def resolve_format(path: str, forced: str | None = None):
     try:
         if forced:
             return protocols.get(forced)
+        if empty.is_empty(path):
+            return empty.for_path(path)  # a session with no record yet: its name or folder says the format
         return protocols.detect(path)
     except protocols.UnknownFormat as exc:
         raise UnusableInput(str(exc)) from None

@@ -195,6 +195,8 @@ def read(path: str) -> Iterator[Event]:
     offset = 0
     with open(path, "rb") as fh:
         header_line = fh.readline()
+        if not header_line.strip() and not fh.read(1):
+            return  # an empty recording: a session that has not written its header yet
         try:
             check_header(header_line, path)
         except (ValueError, RecursionError) as exc:
