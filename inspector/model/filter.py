@@ -324,7 +324,18 @@ def _compile(token: Token) -> Term:
         make = {"tool": _tool_test, "id": _id_test, "group": _group_test, "text": _text_test}[field]
         tests = [make(value) for value in values]
     test = tests[0] if len(tests) == 1 else _any_of(tests)
+    if field == "state" and token.negated and not _KIND_WORDS.intersection(values):
+        test = _calls_only(test)
     return Term(field, values, token.negated, token.start, token.end, test)
+
+
+_KIND_WORDS = frozenset({"call", "message", "malformed"})
+
+
+def _calls_only(test: Predicate) -> Predicate:
+    """A negated state term speaks of calls (``-state:ok``: the calls that are not ok), so messages,
+    which have no state, are left out too rather than kept by the negation."""
+    return lambda item, now: isinstance(item, Message) or test(item, now)
 
 
 def _any_of(tests: list[Predicate]) -> Predicate:

@@ -100,6 +100,13 @@ def test_free_text_searches_names_ids_summaries_errors_and_messages(session):
     assert names("the web", session) == {"message"}  # two terms, both must match
 
 
+def test_a_negated_state_leaves_messages_out_but_a_negated_kind_does_not(session):
+    kept = names("-state:ok", session)
+    assert "message" not in kept and {"failed", "pending", "malformed"} <= kept
+    assert "message" in names("-state:call", session)
+    assert "message" in names("-tool:Read", session)
+
+
 def test_terms_combine_with_and_and_negate_with_bang_or_minus(session):
     assert names("tool:Read state:pending", session) == {"pending"}
     assert names("-tool:Read state:pending", session) == {"violation", "dup_request"}
@@ -110,6 +117,7 @@ def test_terms_combine_with_and_and_negate_with_bang_or_minus(session):
         "pending",
         "violation",
         "dup_request",
+        "message",  # a negated state speaks of calls: messages, which have none, go too
     }
     assert names('tool:"web_search" -"dup"', session) == {"ok", "dup_request"}
 
