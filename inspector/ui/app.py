@@ -206,6 +206,13 @@ class InspectorApp(App[int]):
         """Notifications carry paths, ids and errors from sessions: never read them as markup."""
         super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
 
+    def action_help_quit(self) -> None:
+        """ctrl+c does not quit: say which key does, in plain words (Textual's own notice is markup)."""
+        for key, active in self.active_bindings.items():
+            if active.binding.action in ("quit", "app.quit"):
+                self.notify(f"Press {key} to quit the app", title="Do you want to quit?")
+                return
+
     # -- failures --------------------------------------------------------------------------------
     def worker_failed(self, worker: Worker) -> None:
         """The one place a failed worker becomes a message to the person."""

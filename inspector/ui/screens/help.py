@@ -44,7 +44,8 @@ def bindings_table(overrides: dict[str, str]) -> Table:
     table = Table(box=None, show_header=True, header_style="bold", expand=True, pad_edge=False)
     table.add_column("keys", no_wrap=True, min_width=12, max_width=24)
     table.add_column("action", ratio=1, min_width=20)
-    table.add_column("id (for [keys] in config.toml)", style="dim", no_wrap=True, max_width=22)
+    # a header string would be read as markup and lose "[keys]": give it as Text
+    table.add_column(Text("id ([keys] in config)"), style="dim", no_wrap=True, min_width=21, max_width=24)
     for scope, title in keys.SCOPE_TITLES.items():
         table.add_row(Text(title, style="bold underline"), "", "")
         for key in keys.KEYS:
@@ -52,7 +53,7 @@ def bindings_table(overrides: dict[str, str]) -> Table:
                 table.add_row(
                     Text(key_label(overrides.get(key.id, key.keys)), style="bold"),
                     Text(key.tooltip or key.description),
-                    key.id,
+                    Text(key.id),
                 )
         table.add_row("", "", "")
     return table

@@ -76,33 +76,75 @@ class StatusBar(Static):
     def _style(self, name: str):
         return self.get_component_rich_style(f"status-bar--{name}", partial=True)
 
+    def on_resize(self) -> None:
+        self._signature = None  # what fits depends on the width
+        if self.is_mounted:
+            self.show(self.status)
+
     def _text(self, status: Status) -> Text:
-        text = Text(no_wrap=True, overflow="ellipsis")
-        text.append(one_line(status.sources, 60), self._style("source"))
+        parts = self._parts(status)
+        return fit([text for _, text in parts], [priority for priority, _ in parts], self.content_size.width)
+
+    def _parts(self, status: Status) -> list[tuple[int, Text]]:
+        """The bar's parts in the order shown, each with its priority (the lowest goes first when the
+        line is too narrow): the filter, the replay and the loading progress always stay."""
+        parts: list[tuple[int, Text]] = [(SOURCES, Text(one_line(status.sources, 60), self._style("source")))]
         if status.connection:
-            text.append("  ")
             connected = status.connection.startswith("connected")
-            text.append(one_line(status.connection, 60), self._style("on" if connected else "off"))
+            parts.append(
+                (6, Text(one_line(status.connection, 60), self._style("on" if connected else "off")))
+            )
         if status.loading is not None:
-            text.append(f"  loading {status.loading * 100:.0f}%", self._style("on"))
-        text.append("  ")
+            parts.append((KEEP, Text(f"loading {status.loading * 100:.0f}%", self._style("on"))))
         for state, count in status.counts.items():
-            text.append(f"{STATE_WORDS[state]} {count}", self._style(STATE_CLASSES[state]))
-            text.append("  ")
+            style = self._style(STATE_CLASSES[state])
+            parts.append((STATE_PRIORITY.get(state, 3), Text(f"{STATE_WORDS[state]} {count}", style)))
         if status.orphans:
-            text.append(f"orphan {status.orphans}  ", self._style("orphan"))
+            parts.append((5, Text(f"orphan {status.orphans}", self._style("orphan"))))
         if status.malformed:
-            text.append(f"malformed {status.malformed}  ", self._style("malformed"))
+            parts.append((5, Text(f"malformed {status.malformed}", self._style("malformed"))))
         label = self._style("label")
         if status.filter:
-            text.append("filter ", label)
-            text.append(one_line(status.filter, 40))
-            text.append(f" ({status.rows} rows)  ", label)
+            rows = "1 row" if status.rows == 1 else f"{status.rows} rows"
+            parts.append(
+                (KEEP, Text.assemble(("filter ", label), one_line(status.filter, 40), (f" ({rows})", label)))
+            )
         if status.follow is not None:
-            text.append("follow ", label)
-            text.append("on" if status.follow else "off", self._style("on" if status.follow else "off"))
-            text.append("  ")
+            on = "on" if status.follow else "off"
+            parts.append((7, Text.assemble(("follow ", label), (on, self._style(on)))))
         if status.replay:
-            text.append("replay ", label)
-            text.append(status.replay)
-        return text
+            parts.append((KEEP, Text.assemble(("replay ", label), status.replay)))
+        return parts
+
+
+SOURCES, KEEP = 1, 100
+STATE_PRIORITY = {State.FAILED: 5, State.PENDING: 5, State.OVERDUE: 5, State.TIMED_OUT: 4, State.SUCCEEDED: 2}
+SEPARATOR = "  "
+MIN_SOURCES = 12
+"""The sources shrink to this many cells (with an ellipsis) before anything else is dropped."""
+
+
+def fit(parts: list[Text], priorities: list[int], width: int) -> Text:
+    """``parts`` joined by two spaces in at most ``width`` cells: the sources shrink first, then the parts
+    of lowest priority are left out; parts of priority KEEP always stay (0 or less means no limit)."""
+    parts = [part.copy() for part in parts]
+    kept = list(range(len(parts)))
+
+    def total() -> int:
+        return sum(parts[i].cell_len for i in kept) + len(SEPARATOR) * max(0, len(kept) - 1)
+
+    while width > 0 and total() > width:
+        excess = total() - width
+        if 0 in kept and priorities[0] == SOURCES and parts[0].cell_len > MIN_SOURCES:
+            parts[0].truncate(max(MIN_SOURCES, parts[0].cell_len - excess), overflow="ellipsis")
+            continue
+        droppable = [i for i in kept if priorities[i] < KEEP]
+        if not droppable:
+            break
+        kept.remove(min(droppable, key=lambda i: (priorities[i], -i)))
+    line = Text(no_wrap=True, overflow="ellipsis")
+    for number, index in enumerate(kept):
+        if number:
+            line.append(SEPARATOR)
+        line.append_text(parts[index])
+    return line

@@ -1,0 +1,70 @@
+"""What a newcomer tripped on in the app: help header, ctrl+c notice, the status bar at 120 columns, the filter."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from screen_text import screen_text
+from ui_factories import file_app, make_app
+
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.status_bar import StatusBar
+
+SAMPLES = Path(__file__).resolve().parents[2] / "sample_sessions"
+CLAUDE = SAMPLES / "claude" / "-home-dev-demo-app" / "5a3e0000-0000-4000-8000-000000000001.jsonl"
+FILES = [CLAUDE, SAMPLES / "demo.recording.jsonl", SAMPLES / "rap.jsonl", SAMPLES / "lmkit.jsonl"]
+
+
+def status(app) -> str:
+    return str(app.screen.query_one(StatusBar).render())
+
+
+async def wait_for(pilot, condition, seconds: float = 8.0) -> bool:
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()
+
+
+async def test_the_help_header_names_the_config_table_as_typed():
+    app = make_app()
+    async with app.run_test(size=(120, 40)) as pilot:
+        await pilot.press("question_mark")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.pause()
+        assert "id ([keys] in config)" in screen_text(app)
+
+
+async def test_ctrl_c_says_how_to_quit_without_markup():
+    app = make_app()
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.press("ctrl+c")
+        await pilot.pause()
+        said = [str(note.message) for note in app._notifications]
+        assert any(text.startswith("Press ") and "to quit" in text for text in said), said
+        assert not any("[b]" in text for text in said)
+
+
+async def test_the_active_filter_always_shows_at_120_columns_with_several_files():
+    app = file_app(FILES)
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        await pilot.press("slash", *"state:ok,failed,pending -tool:Bash", "enter")
+        assert await wait_for(pilot, lambda: "filter state:ok,failed,pending -tool:Bash (" in status(app))
+        line = status(app)
+        assert "…" not in line.split("filter ", 1)[1]  # the filter part is whole, not cut off
+        assert len(line) <= 120
+
+
+async def test_an_empty_filter_clears_it_and_one_row_is_singular():
+    app = make_app()
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.pause()
+        everything = len(app.screen.query_one(CallList).view)
+        await pilot.press("slash", *"id:fail1", "enter")
+        assert await wait_for(pilot, lambda: "(1 row)" in status(app))
+        await pilot.press("slash", "ctrl+u", "enter")
+        assert await wait_for(pilot, lambda: "filter" not in status(app))
+        assert len(app.screen.query_one(CallList).view) == everything
