@@ -68,3 +68,16 @@ async def test_an_empty_filter_clears_it_and_one_row_is_singular():
         await pilot.press("slash", "ctrl+u", "enter")
         assert await wait_for(pilot, lambda: "filter" not in status(app))
         assert len(app.screen.query_one(CallList).view) == everything
+
+
+def test_fit_drops_the_least_important_part_first_and_shrinks_the_sources():
+    from rich.text import Text
+
+    from inspector.ui.widgets.status_bar import KEEP, SOURCES, fit
+
+    parts = [Text("s" * 30), Text("ok 3"), Text("failed 2"), Text("filter x (1 row)")]
+    priorities = [SOURCES, 2, 5, KEEP]
+    assert fit(parts, priorities, 0).plain == "  ".join(p.plain for p in parts)
+    line = fit(parts, priorities, 40).plain
+    assert line == "s" * 11 + "…  failed 2  filter x (1 row)"
+    assert fit(parts, priorities, 10).plain.startswith("s" * 11 + "…  filter x")  # the filter stays

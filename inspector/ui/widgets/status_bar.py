@@ -117,16 +117,17 @@ class StatusBar(Static):
         return parts
 
 
-SOURCES, KEEP = 1, 100
+SOURCES, KEEP = 4, 100
 STATE_PRIORITY = {State.FAILED: 5, State.PENDING: 5, State.OVERDUE: 5, State.TIMED_OUT: 4, State.SUCCEEDED: 2}
 SEPARATOR = "  "
 MIN_SOURCES = 12
-"""The sources shrink to this many cells (with an ellipsis) before anything else is dropped."""
+"""The sources shrink to this many cells (with an ellipsis) when their turn comes; they never go."""
 
 
 def fit(parts: list[Text], priorities: list[int], width: int) -> Text:
-    """``parts`` joined by two spaces in at most ``width`` cells: the sources shrink first, then the parts
-    of lowest priority are left out; parts of priority KEEP always stay (0 or less means no limit)."""
+    """``parts`` joined by two spaces in at most ``width`` cells (0 or less: no limit). While too wide,
+    the part of lowest priority (the rightmost among equals) goes, except the first (the sources),
+    which shrinks instead, and parts of priority KEEP, which always stay."""
     parts = [part.copy() for part in parts]
     kept = list(range(len(parts)))
 
@@ -134,14 +135,16 @@ def fit(parts: list[Text], priorities: list[int], width: int) -> Text:
         return sum(parts[i].cell_len for i in kept) + len(SEPARATOR) * max(0, len(kept) - 1)
 
     while width > 0 and total() > width:
-        excess = total() - width
-        if 0 in kept and priorities[0] == SOURCES and parts[0].cell_len > MIN_SOURCES:
-            parts[0].truncate(max(MIN_SOURCES, parts[0].cell_len - excess), overflow="ellipsis")
-            continue
-        droppable = [i for i in kept if priorities[i] < KEEP]
-        if not droppable:
+        candidates = [
+            i for i in kept if priorities[i] < KEEP and not (i == 0 and parts[0].cell_len <= MIN_SOURCES)
+        ]
+        if not candidates:
             break
-        kept.remove(min(droppable, key=lambda i: (priorities[i], -i)))
+        lowest = min(candidates, key=lambda i: (priorities[i], -i))
+        if lowest == 0:
+            parts[0].truncate(max(MIN_SOURCES, parts[0].cell_len - (total() - width)), overflow="ellipsis")
+        else:
+            kept.remove(lowest)
     line = Text(no_wrap=True, overflow="ellipsis")
     for number, index in enumerate(kept):
         if number:
