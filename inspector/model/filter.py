@@ -9,12 +9,16 @@ Grammar (terms are separated by spaces and all must match):
 - ``exec:WHO``       server, client or either (who executes the call)
 - ``id:PREFIX``      call id prefix, case-insensitive
 - ``group:VALUE``    group / conversation (``conv:`` is a synonym): prefix, or a glob with ``*?[``
+- ``param:TEXT``    a case-insensitive substring of the call's parameters (keys and values, as they read)
+- ``result:TEXT``   ... of its results (the output, and the structured details such as a diff or a file)
+- ``error:TEXT``    ... of its error code, error message or the output of a failed result
 - anything else     free text: case-insensitive substring of the tool name, call id, parameter
-  summary, error code/message, or message text
+  summary, error code/message, message text, or the call's parameters and results
 
 A ``!`` or ``-`` before a term negates it; ``"double quotes"`` keep spaces in a value (``\\"`` inside);
 an unquoted value may list alternatives with commas (``state:failed,timeout``). The empty filter matches
-everything. Matching never decodes payloads; lowercase search text is computed once per item and cached.
+everything. Searching payloads goes through ``Payloads`` (in memory by default; re-read from the files when
+a big session dropped them) and each item's answer is remembered by the term.
 """
 
 from __future__ import annotations
@@ -35,6 +39,7 @@ from inspector.model.filter_syntax import (
     tokens,
     values_of,
 )
+from inspector.model.search import Payloads, deep_test
 
 __all__ = [
     "FIELDS",
@@ -214,9 +219,30 @@ def _exec_test(executor: Executor) -> Predicate:
     return lambda item, now: isinstance(item, Call) and item.request.executor is executor
 
 
-def _text_test(needle: str) -> Predicate:
+def _text_test(needle: str, payloads: Payloads | None) -> Predicate:
     low = needle.lower()
-    return lambda item, now: low in haystack(item)
+    deep = deep_test((low,), "any", payloads)
+    return lambda item, now: low in haystack(item) or deep(item)
+
+
+def _payload_test(field: str, values: tuple[str, ...], payloads: Payloads | None) -> Predicate:
+    lows = tuple(value.lower() for value in values)
+    deep = deep_test(lows, field, payloads)
+    if field != "error":
+        return lambda item, now: deep(item)
+
+    def in_error(item: object, now: float | None) -> bool:
+        results = (
+            item.results
+            if isinstance(item, Call)
+            else [item.result]
+            if isinstance(item, OrphanResult)
+            else []
+        )
+        said = "\x00".join(f"{r.error_code or ''}\x00{r.error_message or ''}" for r in results).lower()
+        return any(low in said for low in lows) or deep(item)
+
+    return in_error
 
 
 # -- terms and the filter ----------------------------------------------------------------------
@@ -256,6 +282,11 @@ class Filter:
         return not self.terms
 
     @property
+    def highlights(self) -> tuple[str, ...]:
+        """The text the filter looks for (free text, param:, result:, error:), to mark in the detail."""
+        return tuple(v for t in self.terms if t.field in _SEARCHED and not t.negated for v in t.values if v)
+
+    @property
     def time_dependent(self) -> bool:
         """True when the result can change with the clock alone (state:pending/overdue): re-filter on ticks."""
         return any(term.time_dependent for term in self.terms)
@@ -288,12 +319,18 @@ class Filter:
         return f"Filter({self.text!r})"
 
 
-def parse_filter(text: str) -> Filter:
-    """Parse the filter bar's text; raises FilterError (with a column) when it is not valid."""
-    return Filter(text, [_compile(token) for token in tokens(text)])
+_SEARCHED = frozenset({"text", "param", "result", "error"})
 
 
-def _compile(token: Token) -> Term:
+def parse_filter(text: str, payloads: Payloads | None = None) -> Filter:
+    """Parse the filter bar's text; raises FilterError (with a column) when it is not valid.
+
+    ``payloads`` reaches the calls' parameters and results (default: the ones in memory).
+    """
+    return Filter(text, [_compile(token, payloads) for token in tokens(text)])
+
+
+def _compile(token: Token, payloads: Payloads | None = None) -> Term:
     values = values_of(token)
     field = token.key or "text"
     if field == "state":
@@ -320,8 +357,12 @@ def _compile(token: Token) -> Term:
                     f"exec: takes server, client or either, not '{value}'", token.value_start, token.end
                 ) from None
             tests.append(_exec_test(executor))
+    elif field in ("param", "result", "error"):
+        tests = [_payload_test(field, values, payloads)]
+    elif field == "text":
+        tests = [_text_test(value, payloads) for value in values]
     else:
-        make = {"tool": _tool_test, "id": _id_test, "group": _group_test, "text": _text_test}[field]
+        make = {"tool": _tool_test, "id": _id_test, "group": _group_test}[field]
         tests = [make(value) for value in values]
     test = tests[0] if len(tests) == 1 else _any_of(tests)
     if field == "state" and token.negated and not _KIND_WORDS.intersection(values):

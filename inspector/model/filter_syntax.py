@@ -31,6 +31,12 @@ FIELDS = {
     "group": "group",
     "conv": "group",
     "conversation": "group",
+    "param": "param",
+    "params": "param",
+    "result": "result",
+    "results": "result",
+    "error": "error",
+    "errors": "error",
 }
 
 STATE_ALIASES = {

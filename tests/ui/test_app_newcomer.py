@@ -81,3 +81,35 @@ def test_fit_drops_the_least_important_part_first_and_shrinks_the_sources():
     line = fit(parts, priorities, 40).plain
     assert line == "s" * 11 + "…  failed 2  filter x (1 row)"
     assert fit(parts, priorities, 10).plain.startswith("s" * 11 + "…  filter x")  # the filter stays
+
+
+def test_marked_shows_every_match_in_any_renderable_whatever_the_case():
+    from rich.console import Console
+    from rich.table import Table
+    from rich.text import Text
+
+    from inspector.ui.render.marks import MARK, Marked
+
+    table = Table("key", "value")
+    table.add_row("header", Text("X-Request-Id: 1", style="green"))
+    table.add_row("other", "x-request-ID and x-request-id")
+    console = Console(width=60, color_system=None)
+    segments = list(console.render(Marked(table, ["x-request-id"])))
+    marked = [s.text for s in segments if s.style is not None and s.style.reverse]
+    assert marked == ["X-Request-Id", "x-request-ID", "x-request-id"]
+    assert "".join(s.text for s in segments) == "".join(s.text for s in console.render(table))
+    assert MARK.reverse
+
+
+async def test_a_search_marks_its_text_in_the_detail():
+    from inspector.ui.widgets.detail import DetailPane
+
+    app = make_app()
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.pause()
+        await pilot.press("slash", *'param:fail1 "ok1"', "enter")
+        await pilot.pause()
+        assert app.screen.query_one(DetailPane).marks == ("fail1", "ok1")
+        await pilot.press("slash", "ctrl+u", "enter")
+        await pilot.pause()
+        assert app.screen.query_one(DetailPane).marks == ()

@@ -20,6 +20,7 @@ from inspector.model.filter import FilterError, parse_filter
 from inspector.sources.feeds import FileSource, ReplaySource, feed_for, stop_quietly
 from inspector.sources.files import Progress, source_labels
 from inspector.sources.replaying import ReplayControl
+from inspector.payloads import FilePayloads
 from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.calls_out import CallsOut
@@ -45,7 +46,9 @@ from inspector.ui.widgets.tool_panel import ToolFiguresPanel
 LOADING_SWITCH_INTERVAL = 0.0005
 """The interpreter's thread switch interval while a file loads in a thread (seconds)."""
 
-FILTER_HINT = 'filter: tool:web_* state:failed,timeout exec:client id:ab -group:x "free text"'
+FILTER_HINT = (
+    'filter: tool:web_* state:failed,timeout exec:client param:x result:y error:z -id:ab "free text"'
+)
 
 
 class MainScreen(MainKeys, TimelineActions, Screen[None]):
@@ -367,7 +370,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         """Parse and apply a filter; on a mistake show where it is and keep the current filter."""
         error = self.query_one("#filter-error", Static)
         try:
-            flt = parse_filter(text)
+            flt = parse_filter(text, FilePayloads())  # free text also searches parameters and results
         except FilterError as exc:
             error.update(Text(f"{' ' * (exc.position + 3)}^ column {exc.position + 1}: {exc.message}"))
             self.set_class(True, "-filter-error")
@@ -375,6 +378,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         error.update("")
         self.set_class(False, "-filter-error")
         self.view.filter = None if flt.empty else flt
+        self.detail.mark(flt.highlights)
         self.view.rebuild(self.now)
         self.call_list.rows_changed()
         self._update_status()

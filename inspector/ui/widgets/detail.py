@@ -16,6 +16,7 @@ from inspector.model.call import Item
 from inspector.session import hydrate
 from inspector.textsafe import one_line
 from inspector.ui.render import RenderTheme, render_call, render_item
+from inspector.ui.render.marks import Marked
 from inspector.ui.render.rows import needs_ticks
 
 
@@ -36,6 +37,7 @@ class DetailPane(VerticalScroll, can_focus=True):
         self._body = Static(Text("Nothing selected.", style="dim"), id="detail-body")
         self._hydrated: tuple[Call, int, Any, Any] | None = None
         self._shown_second: int | None = None
+        self.marks: tuple[str, ...] = ()  # what the filter searches for, marked in the detail
 
     def compose(self):
         yield self._body
@@ -90,7 +92,17 @@ class DetailPane(VerticalScroll, can_focus=True):
         if scroll_home:
             self.scroll_home(animate=False)
 
+    def mark(self, needles: tuple[str, ...]) -> None:
+        """Mark ``needles`` (the filter's search text) wherever the detail shows them."""
+        if needles != self.marks:
+            self.marks = needles
+            self._redraw(scroll_home=False)
+
     def _renderable(self) -> RenderableType:
+        renderable = self._unmarked()
+        return Marked(renderable, self.marks) if self.marks else renderable
+
+    def _unmarked(self) -> RenderableType:
         item = self.item
         if item is None:
             return Text("Nothing selected.", style="dim")
