@@ -53,13 +53,28 @@ def _normalise(argv: list[str]) -> list[str]:
     return ["open", *argv]
 
 
+def _filter_values(argv: list[str]) -> list[str]:
+    """``--filter -state:ok``: a filter value may start with ``-`` (a negation); argparse would take it
+    for an option, so it is joined to its option (``--filter=-state:ok``)."""
+    out: list[str] = []
+    index = 0
+    while index < len(argv):
+        if argv[index] == "--filter" and index + 1 < len(argv) and argv[index + 1].startswith(("-", "!")):
+            out.append(f"--filter={argv[index + 1]}")
+            index += 2
+            continue
+        out.append(argv[index])
+        index += 1
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     args_list = list(sys.argv[1:] if argv is None else argv)
     if args_list == ["--version"]:  # answered before anything else is imported
         print(f"inspector {__version__}")
         return 0
     parser = build_parser()
-    args = parser.parse_args(_normalise(args_list))
+    args = parser.parse_args(_filter_values(_normalise(args_list)))
     handler = getattr(args, "handler", None)
     if handler is None:
         parser.print_help()

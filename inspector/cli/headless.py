@@ -7,6 +7,7 @@ import sys
 from typing import Any
 
 from inspector import protocols
+from inspector.cli import headless_filter
 from inspector.model.values import dumps_json
 
 EXIT_OK, EXIT_MALFORMED, EXIT_UNUSABLE = 0, 1, 2
@@ -19,12 +20,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     dump.add_argument("--json", action="store_true", help="one JSON object per call")
     dump.add_argument("--messages", action="store_true", help="also print conversation messages")
     dump.add_argument("--format", choices=protocols.FORMAT_NAMES, help=f"force a format ({formats})")
+    headless_filter.add_option(dump)
     dump.set_defaults(handler=run_dump)
 
     stats = sub.add_parser("stats", help="counts per state and tool, orphans, duplicates, latencies")
     stats.add_argument("paths", nargs="+", metavar="PATH")
     stats.add_argument("--json", action="store_true", help="one JSON object")
     stats.add_argument("--format", choices=protocols.FORMAT_NAMES, help="force a format")
+    stats.add_argument("--per-file", action="store_true", help="the figures of each file too")
+    headless_filter.add_option(stats)
     stats.set_defaults(handler=run_stats)
 
     check = sub.add_parser(
@@ -33,21 +37,28 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     check.add_argument("paths", nargs="+", metavar="PATH")
     check.add_argument("--format", choices=protocols.FORMAT_NAMES, help="force a format")
+    headless_filter.add_option(check)
     check.set_defaults(handler=run_check)
 
 
-def _load(paths: list[str], forced: str | None, keep_payloads: bool):
+def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str | None = None):
+    """The store of ``paths`` judged at its end, the files' infos and the parsed ``--filter`` (Nones when
+    a path or the filter is unusable: the reason was printed)."""
     from inspector.model import CallStore
     from inspector.session import UnusableInput, load
 
+    try:
+        flt = headless_filter.parse(expr)
+    except headless_filter.BadFilter:
+        return None, None, None
     store = CallStore(keep_payloads=keep_payloads)
     try:
         infos = load(paths, store, forced)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
-        return None, None
+        return None, None, None
     store.clock = store.end_clock()  # a file is judged at its last record's time, not today's
-    return store, infos
+    return store, infos, flt
 
 
 def _console():
@@ -61,17 +72,21 @@ def run_dump(args: argparse.Namespace) -> int:
     from inspector.model import Call, Message
     from inspector.session import hydrate
 
-    store, _ = _load(args.paths, args.format, keep_payloads=False)
+    store, _, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
     if store is None:
         return EXIT_UNUSABLE
     now = store.clock.now()
     out = sys.stdout
     if args.json:
         for call in store.all_calls():
+            if flt is not None and not flt.matches(call, now):
+                continue
             request, results = hydrate(call)
             out.write(dumps_json(call_json(call, now, request, results)))
             out.write("\n")
         for orphan in store.orphans:
+            if flt is not None and not flt.matches(orphan, now):
+                continue
             out.write(
                 dumps_json(
                     {
@@ -87,8 +102,12 @@ def run_dump(args: argparse.Namespace) -> int:
         for item in store.items:
             if isinstance(item, Message) and not args.messages:
                 continue
+            if flt is not None and not flt.matches_tree(item, now):
+                continue
             nodes = item.walk() if isinstance(item, Call) else [item]
             for node in nodes:
+                if flt is not None and not flt.matches_tree(node, now):
+                    continue  # a parent stays as the context of a nested match, as in the UI
                 text = item_text(node, now)
                 if text is not None:
                     console.print(text)
@@ -96,24 +115,41 @@ def run_dump(args: argparse.Namespace) -> int:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from inspector.model.stats import session_stats
+    from inspector.model.stats import session_stats, source_of
     from inspector.model.tool_stats import per_tool
 
-    store, infos = _load(args.paths, args.format, keep_payloads=False)
+    store, infos, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
     if store is None:
         return EXIT_UNUSABLE
+    now = store.clock.now()
+    keep = headless_filter.keep_function(flt, now)
     figures: dict[str, Any] = {"format": ",".join(sorted({i.format for i in infos}))}
-    figures.update(session_stats(store))
-    per_tool_figures = per_tool(store.all_calls(), store.clock.now())
+    if flt is not None:
+        figures["filter"] = flt.text
+    figures.update(session_stats(store, now, keep))
+    calls = [call for call in store.all_calls() if keep is None or keep(call)]
+    per_tool_figures = per_tool(calls, now)
     figures["sources"] = [{"path": i.path, "format": i.format, "malformed": i.malformed} for i in infos]
+    per_file = []
+    if args.per_file:
+        for info in infos:
+
+            def in_file(item: object, path: str = info.path) -> bool:
+                return source_of(item) == path and (keep is None or keep(item))
+
+            per_file.append({"path": info.path, "format": info.format} | session_stats(store, now, in_file))
+        figures["per_file"] = per_file
     if args.json:
         print(dumps_json(figures))
     else:
         _print_stats(figures | {"per_tool_figures": per_tool_figures})
+        for one in per_file:
+            print()
+            _print_stats(one | {"sources": [one]}, with_tools=False)
     return EXIT_MALFORMED if store.malformed else EXIT_OK
 
 
-def _print_stats(figures: dict[str, Any]) -> None:
+def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
     from rich.table import Table
     from rich.text import Text
 
@@ -148,9 +184,20 @@ def _print_stats(figures: dict[str, Any]) -> None:
         table.add_row(name, Text(str(value)))
     tools = ", ".join(f"{one_line(k, 40)} {v}" for k, v in list(figures["tools"].items())[:15])
     table.add_row("tools", Text(tools or "-"))
+    if len(figures["sources"]) > 1:  # each file on its own line, with what it holds
+        for source in figures["sources"]:
+            table.add_row(
+                "file",
+                Text(
+                    f"{one_line(source['path'], 120)} ({source['format']}, {source['malformed']} malformed)"
+                ),
+            )
+    if figures.get("filter"):
+        table.add_row("filter", Text(one_line(figures["filter"], 200)))
     console = _console()
     console.print(table)
-    _print_per_tool(console, figures.get("per_tool_figures") or [])
+    if with_tools:
+        _print_per_tool(console, figures.get("per_tool_figures") or [])
 
 
 def _print_per_tool(console: Any, per_tool: list[Any]) -> None:
@@ -165,17 +212,20 @@ def _print_per_tool(console: Any, per_tool: list[Any]) -> None:
 
 
 def run_check(args: argparse.Namespace) -> int:
-    from inspector.model.stats import problems
-
-    store, infos = _load(args.paths, args.format, keep_payloads=False)
-    if store is None:
-        return EXIT_UNUSABLE
-    found = problems(store)
+    from inspector.model.stats import sourced_problems
     from inspector.textsafe import one_line
 
-    for where, what in found:
-        print(f"{one_line(where, 80)}: {one_line(what, 300)}")
-    calls = store.call_count
+    store, infos, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
+    if store is None:
+        return EXIT_UNUSABLE
+    now = store.clock.now()
+    keep = headless_filter.keep_function(flt, now)
+    found = sourced_problems(store, now, keep)
+    several = len(infos or []) > 1
+    for source, where, what in found:
+        place = f"{source} {where}" if several and source else where  # which file, with several
+        print(f"{one_line(place, 200)}: {one_line(what, 300)}")
+    calls = store.call_count if keep is None else sum(1 for call in store.all_calls() if keep(call))
     if found:
         print(f"{len(found)} problem(s) in {calls} call(s)", file=sys.stderr)
         return 1

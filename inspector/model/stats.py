@@ -2,18 +2,37 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from inspector.model.call import State
 from inspector.model.clock import at_recording_end
+from inspector.model.events import Malformed, Message
 from inspector.model.store import CallStore
 from inspector.model.tool_stats import bucket_labels, per_tool
 from inspector.model.tool_stats import nearest_rank as percentile
 
+Keep = Callable[[object], bool]
+"""Which items count (a filter, one file of several); None counts everything."""
 
-def session_stats(store: CallStore, now: float | None = None) -> dict[str, Any]:
-    """The figures `inspector stats --json` prints, computed in one pass over the calls."""
+
+def source_of(item: object) -> str:
+    """The file an item was read from ('' when it came from elsewhere)."""
+    if isinstance(item, Malformed):
+        return item.source or ""
+    raw = getattr(getattr(item, "request", None), "raw", None) or getattr(
+        getattr(item, "result", None), "raw", None
+    )
+    raw = raw or getattr(item, "raw", None)
+    return getattr(raw, "source", "") or ""
+
+
+def session_stats(store: CallStore, now: float | None = None, keep: Keep | None = None) -> dict[str, Any]:
+    """The figures `inspector stats --json` prints, computed in one pass over the calls (those ``keep``
+    accepts, when given)."""
     now = store.clock.now() if now is None else now
+    if keep is not None:
+        return _kept_stats(store, now, keep)
     states = {state.value: 0 for state in State}
     tools: dict[str, int] = {}
     latencies: list[float] = []
@@ -60,6 +79,31 @@ def session_stats(store: CallStore, now: float | None = None) -> dict[str, Any]:
     }
 
 
+def _kept_stats(store: CallStore, now: float, keep: Keep) -> dict[str, Any]:
+    """The figures of the items ``keep`` accepts, judged at the same time."""
+    return session_stats(_Subset(store, keep), now)  # type: ignore[arg-type]
+
+
+class _Subset:
+    """The part of a store ``keep`` accepts, with what session_stats and problems read."""
+
+    def __init__(self, store: CallStore, keep: Keep) -> None:
+        self._calls = [call for call in store.all_calls() if keep(call)]
+        self.orphans = [orphan for orphan in store.orphans if keep(orphan)]
+        self.malformed = [bad for bad in store.malformed if keep(bad)]
+        self.skipped = store.skipped
+        self.clock = store.clock
+        self.duplicate_results = sum(call.duplicates for call in self._calls)
+        self.message_count = sum(1 for item in store.items if _is_message(item) and keep(item))
+
+    def all_calls(self) -> list[Any]:
+        return self._calls
+
+
+def _is_message(item: object) -> bool:
+    return isinstance(item, Message)
+
+
 def _round(value: float | None) -> float | None:
     return None if value is None else round(value, 1)
 
@@ -67,28 +111,44 @@ def _round(value: float | None) -> float | None:
 def problems(store: CallStore, now: float | None = None) -> list[tuple[str, str]]:
     """What `inspector check` reports: (where, what) for orphans, unanswered client requests,
     protocol violations and malformed records."""
+    return [(where, what) for _, where, what in sourced_problems(store, now)]
+
+
+def sourced_problems(
+    store: CallStore, now: float | None = None, keep: Keep | None = None
+) -> list[tuple[str, str, str]]:
+    """``problems`` with the file each was found in: (source, where, what), of the items ``keep`` accepts."""
     now = store.clock.now() if now is None else now
-    found: list[tuple[str, str]] = []
+    if keep is not None:
+        store = _Subset(store, keep)  # type: ignore[assignment]
+    found: list[tuple[str, str, str]] = []
     for orphan in store.orphans:
         result = orphan.result
         where = result.raw.where if result.raw else "?"
-        found.append((where, f"orphan result for id {result.call_id!r}: no request has that id"))
+        found.append(
+            (source_of(orphan), where, f"orphan result for id {result.call_id!r}: no request has that id")
+        )
     for call in store.all_calls():
         where = call.request.raw.where if call.request.raw else "?"
         if call.request.violation:
             found.append(
-                (where, f"protocol violation in {call.tool} {call.call_id!r}: {call.request.violation}")
+                (
+                    source_of(call),
+                    where,
+                    f"protocol violation in {call.tool} {call.call_id!r}: {call.request.violation}",
+                )
             )
         if call.awaits_client_answer:
             state = call.state(now).value
             by = " by the end of the recording" if at_recording_end(now) else ""
             found.append(
                 (
+                    source_of(call),
                     where,
                     f"{call.request.executor.value if call.request.executor else 'client'} request {call.tool} {call.call_id!r} "
                     f"never got a result{by} ({state})",
                 )
             )
     for bad in store.malformed:
-        found.append((bad.where, f"malformed record: {bad.reason}"))
+        found.append((source_of(bad), bad.where, f"malformed record: {bad.reason}"))
     return found
