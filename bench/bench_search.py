@@ -30,8 +30,8 @@ from make_big_transcript import DEFAULT_CORPUS, build  # noqa: E402
 
 from inspector.model import CallStore  # noqa: E402
 from inspector.model.filter import clear_cache, haystack, parse_filter  # noqa: E402
-from inspector.payloads import FilePayloads  # noqa: E402
 from inspector.session import load  # noqa: E402
+from inspector.sources.payloads import FilePayloads  # noqa: E402
 
 
 def rows(store: CallStore) -> list:

@@ -25,7 +25,7 @@ def parse(expr: str | None) -> Filter | None:
     """The parsed filter (None without one); prints the UI's message with a caret and raises BadFilter."""
     if not expr or not expr.strip():
         return None
-    from inspector.payloads import FilePayloads
+    from inspector.sources.payloads import FilePayloads
 
     try:
         return parse_filter(expr, FilePayloads())

@@ -7,8 +7,8 @@ from claude_records_factory import call, write
 
 from inspector.model import CallStore
 from inspector.model.filter import parse_filter
-from inspector.payloads import FilePayloads
 from inspector.session import load
+from inspector.sources.payloads import FilePayloads
 
 
 def session_file(tmp_path):
