@@ -76,7 +76,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "demo",
         help="a simulated Alicia agent in a loopback room, watched by the inspector",
         description="Starts the loopback room server, a scripted agent, and the inspector "
-        "joined to them. Needs the room extra: pip install 'inspector[room]'.",
+        "joined to them. Needs the room extra: pip install 'toolcall-inspector[room]'.",
     )
     demo.add_argument(
         "--rounds",

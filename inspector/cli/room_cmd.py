@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-MISSING_EXTRA = "inspector room needs the room extra: pip install 'inspector[room]'"
+MISSING_EXTRA = "inspector room needs the room extra: pip install 'toolcall-inspector[room]'"
 
 
 def register(sub: argparse._SubParsersAction) -> None:

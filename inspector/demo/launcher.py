@@ -30,7 +30,7 @@ def _room_server_class(err: IO[str]):
     except ImportError as exc:
         err.write(
             f"inspector demo: the loopback room needs the room extra (missing module {exc.name!r}): "
-            "pip install 'inspector[room]'\n"
+            "pip install 'toolcall-inspector[room]'\n"
         )
         return None
 

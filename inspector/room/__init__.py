@@ -5,7 +5,7 @@ for the real ``livekit`` Python SDK to connect, join a room, see who else is the
 packets, all on this machine. There is no media, no TURN/STUN, no resume, no persistence, no scaling,
 and no security beyond checking the token: use a real LiveKit server for anything else.
 
-Needs the ``room`` extra (``pip install 'inspector[room]'``). ``RoomServer`` (asyncio) and
+Needs the ``room`` extra (``pip install 'toolcall-inspector[room]'``). ``RoomServer`` (asyncio) and
 ``RoomServerThread`` (a background thread, for synchronous callers) are loaded lazily, so importing
 this package or ``inspector.room.tokens`` pulls in neither aiortc nor livekit.
 """

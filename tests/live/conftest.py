@@ -24,7 +24,7 @@ def _skip_reason() -> str | None:
         import livekit.rtc  # noqa: F401
         import websockets  # noqa: F401
     except ImportError as exc:
-        return f"the room extra is not installed ({exc.name}): pip install 'inspector[room]'"
+        return f"the room extra is not installed ({exc.name}): pip install 'toolcall-inspector[room]'"
     return None
 
 

@@ -290,4 +290,4 @@ def test_demo_without_the_room_extra_says_how_to_install_it(monkeypatch):
         speed=1.0,
     )
     assert launcher.run_demo(args, out=io.StringIO(), err=err) == 2
-    assert "pip install 'inspector[room]'" in err.getvalue()
+    assert "pip install 'toolcall-inspector[room]'" in err.getvalue()

@@ -375,7 +375,7 @@ def test_room_command_without_the_extra_says_how_to_install_it():
     )
     proc = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert proc.returncode == 2
-    assert "pip install 'inspector[room]'" in proc.stderr
+    assert "pip install 'toolcall-inspector[room]'" in proc.stderr
     assert proc.stdout == ""
 
 
