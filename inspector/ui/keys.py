@@ -59,6 +59,13 @@ KEYS: tuple[Key, ...] = (
     Key("fit-all", "z", "fit", "Fit all", "timeline", show=True, tooltip="Show the whole session"),
     Key("follow-now", "full_stop", "follow_now", "Follow now", "timeline", tooltip="Keep now at the right"),
     Key("idle-gaps", "c", "toggle_gaps", "Collapse gaps", "timeline", tooltip="Collapse or expand idle gaps"),
+    # the detail pane (when it has focus; arrows, page keys, home and end scroll it too)
+    Key("detail-down", "j", "scroll_down", "Scroll down", "detail"),
+    Key("detail-up", "k", "scroll_up", "Scroll up", "detail"),
+    Key("detail-top", "g", "scroll_home", "Top", "detail"),
+    Key("detail-bottom", "G", "scroll_end", "Bottom", "detail"),
+    Key("detail-page-down", "ctrl+f", "page_down", "Page down", "detail"),
+    Key("detail-page-up", "ctrl+b", "page_up", "Page up", "detail"),
     # the main screen
     Key(
         "filter",
@@ -118,7 +125,14 @@ KEYS: tuple[Key, ...] = (
         tooltip="Switch the main area between the list, the timeline and both",
     ),
     Key("figures", "s", "toggle_figures", "Figures", "main", tooltip="Per-tool figures for the filter"),
-    Key("focus-detail", "tab", "focus_detail", "Detail", "main", tooltip="Move focus to the detail pane"),
+    Key(
+        "focus-detail",
+        "tab",
+        "focus_detail",
+        "Detail",
+        "main",
+        tooltip="Move focus between the list and the detail (from a full-screen detail: back to both)",
+    ),
     # the answer screen (ctrl+enter rarely reaches a terminal app: ctrl+j and alt+enter stand in)
     Key(
         "answer-send",
@@ -167,6 +181,7 @@ def bindings(scope: str) -> list[BindingType]:
 
 CALL_LIST_BINDINGS = bindings("list")
 TIMELINE_BINDINGS = bindings("timeline")
+DETAIL_BINDINGS = bindings("detail")
 MAIN_BINDINGS = bindings("main")
 APP_BINDINGS = bindings("app")
 
@@ -174,6 +189,7 @@ SCOPE_TITLES = {
     "list": "Call list",
     "main": "Main screen",
     "timeline": "Timeline",
+    "detail": "Detail",
     "answer": "Answer screen",
     "app": "Everywhere",
 }

@@ -113,3 +113,43 @@ async def test_a_search_marks_its_text_in_the_detail():
         await pilot.press("slash", "ctrl+u", "enter")
         await pilot.pause()
         assert app.screen.query_one(DetailPane).marks == ()
+
+
+def long_store():
+    from ui_factories import T0, request, result
+
+    from inspector.model import CallStore, FakeClock
+
+    store = CallStore(clock=FakeClock(T0 + 5))
+    for index in range(3):
+        store.ingest(
+            request(f"c{index}", "Read", params={"text": "\n".join(f"line {n}" for n in range(300))})
+        )
+        store.ingest(result(f"c{index}", data="done"))
+    return store
+
+
+async def test_j_and_k_scroll_the_full_screen_detail_and_tab_brings_the_list_back():
+    from inspector.ui.widgets.detail import DetailPane
+
+    app = make_app(long_store())
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.pause()
+        listing = app.screen.query_one(CallList)
+        await pilot.press("enter")  # the full-screen detail of the first call
+        await pilot.pause()
+        detail = app.screen.query_one(DetailPane)
+        assert app.screen.has_class("-detail-open") and detail.has_focus
+        await pilot.press("j", "j", "j")
+        await pilot.pause()
+        assert detail.scroll_y == 3
+        await pilot.press("k")
+        await pilot.pause()
+        assert detail.scroll_y == 2
+        await pilot.press("G")
+        await pilot.pause()
+        assert detail.scroll_y == detail.max_scroll_y > 100
+        await pilot.press("tab")
+        await pilot.pause()
+        assert not app.screen.has_class("-detail-open") and listing.has_focus  # the list shows again
+        assert listing.item is listing.view.items[0]  # and it did not move

@@ -109,7 +109,10 @@ class MainKeys:
             self.dismiss()
 
     def action_focus_detail(self: MainView) -> None:
-        if self.focused is self.detail:
+        if self.has_class("-detail-open"):  # the list is hidden: show it again rather than move it unseen
+            self.set_class(False, "-detail-open")
+            self.call_list.focus()
+        elif self.focused is self.detail:
             self.call_list.focus()
         else:
             self.detail.focus()

@@ -15,6 +15,7 @@ from inspector.model import Call
 from inspector.model.call import Item
 from inspector.session import hydrate
 from inspector.textsafe import one_line
+from inspector.ui import keys
 from inspector.ui.render import RenderTheme, render_call, render_item
 from inspector.ui.render.marks import Marked
 from inspector.ui.render.rows import needs_ticks
@@ -26,6 +27,8 @@ class DetailPane(VerticalScroll, can_focus=True):
     DEFAULT_CSS = """
     DetailPane > Static { width: 1fr; }
     """
+
+    BINDINGS = keys.DETAIL_BINDINGS
 
     item: reactive[Item | None] = reactive(None, always_update=True, init=False)
     raw: reactive[bool] = reactive(False, init=False)
