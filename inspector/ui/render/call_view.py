@@ -11,6 +11,7 @@ from inspector.model.call import OUTCOME_STATE, Item
 from inspector.model.clock import at_recording_end
 from inspector.model.details import TextDetail
 from inspector.timefmt import deadline_words
+from inspector.ui.render.folding import diff_first, parameters
 from inspector.ui.render.json_view import render_json, render_value
 from inspector.ui.render.parts import clock, fields_line, heading, muted
 from inspector.ui.render.raw_view import render_raw
@@ -48,19 +49,16 @@ def render_call(
     parts: list[RenderableType] = [call_header(call, theme, now)]
     if any(r.error_code or r.error_message for r in results):
         parts.append(_errors(results, theme))
-    parts += [Text(""), heading("parameters", theme)]
-    parts.append(
-        render_json(request.params, theme, limits, text_blocks=True)
-        if request.params is not None
-        else muted("(none)", theme)
-    )
-    if results:
-        for index, result in enumerate(results):
-            parts.append(Text(""))
-            parts.append(_result_heading(result, index, len(results), request.ts, theme))
-            parts.append(_body(result, width, theme, limits, full_text))
-    else:
+    first = diff_first(results)  # a Write or Edit: its diff, then the content it was given, folded
+    params = [Text(""), *parameters(request.params, theme, limits, fold=first and not full_text)]
+    parts += [] if first else params
+    for index, result in enumerate(results):
+        parts.append(Text(""))
+        parts.append(_result_heading(result, index, len(results), request.ts, theme))
+        parts.append(_body(result, width, theme, limits, full_text))
+    if not results:
         parts += [Text(""), heading("result", theme), muted(_waiting(call, now), theme)]
+    parts += params if first else []
     if call.children:
         parts += [Text(""), nested_calls(call, theme, now)]
     return Group(*parts)

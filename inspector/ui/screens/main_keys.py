@@ -124,7 +124,10 @@ class MainKeys:
     def action_toggle_full_text(self: MainView) -> None:
         self.detail.full_text = not self.detail.full_text
         self.notify(
-            "Full text the model received." if self.detail.full_text else "Display segments.", timeout=2
+            "Full text: what the model received, long parameters unfolded."
+            if self.detail.full_text
+            else "Display segments; long parameters folded under a diff.",
+            timeout=2,
         )
 
     def action_toggle_messages(self: MainView) -> None:
