@@ -36,3 +36,16 @@ def test_a_call_without_a_diff_keeps_its_parameters_first():
     call = make_call(make_request(params={"command": "ls"}), make_result(data="a\nb"))
     text = render(render_call(call, width=100, theme=THEME, now=None)).text
     assert text.index("parameters") < text.index("result")
+
+
+def test_wrapped_side_by_side_lines_keep_the_separator():
+    from inspector.model.diff import FileDiff
+    from inspector.ui.render.diff_view import render_diff
+
+    long_line = "x = '" + "word " * 60 + "'"
+    patch = [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": ["-" + long_line, "+y"]}]
+    diff = FileDiff("a.py", hunks_from_structured_patch(patch))
+    lines = render(render_diff(diff, width=120, theme=THEME, side_by_side=True), width=120).text.splitlines()
+    rows = [line for line in lines if "word" in line]
+    assert len(rows) > 2  # the long line wraps
+    assert all("│" in line for line in rows)

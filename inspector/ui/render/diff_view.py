@@ -82,7 +82,7 @@ def render_diff(
                 Column(numbers + 1),
                 Column(2),
                 Column(None),
-                Column(1),
+                Column(1, repeat=True),  # the separator stays on the wrapped lines of a row
                 Column(numbers + 1),
                 Column(2),
                 Column(None),

@@ -14,9 +14,13 @@ from rich.text import Text
 
 @dataclass(frozen=True, slots=True)
 class Column:
-    """A column: ``width`` cells wide, or flexible (``None``: shares what the fixed columns leave)."""
+    """A column: ``width`` cells wide, or flexible (``None``: shares what the fixed columns leave).
+
+    ``repeat``: the cell shows again on every line of a wrapped row (a separator such as ``│``).
+    """
 
     width: int | None = None
+    repeat: bool = False
 
 
 class GutterLines:
@@ -78,8 +82,8 @@ class GutterLines:
                     wrapped.append([cell])
             height = max((len(lines) for lines in wrapped), default=1)
             for index in range(height):
-                for cell, lines, cell_width in zip(row, wrapped, widths, strict=False):
-                    part = lines[index] if index < len(lines) else None
+                for cell, lines, cell_width, column in zip(row, wrapped, widths, self.columns, strict=False):
+                    part = lines[index] if index < len(lines) else lines[0] if column.repeat else None
                     yield from _cell_line(console, part, cell_width, cell.style)
                 yield new_line
 
