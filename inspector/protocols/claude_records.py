@@ -167,6 +167,13 @@ def _placement(
     return parent, session.intern(agent) if isinstance(agent, str) and agent else "subagent"
 
 
+_LOCAL_OUTPUT = "<local-command-stdout>"
+_TERMINAL_STYLING = re.compile(r"\x1b\[(?:[0-9;:]*m|\?[0-9;]*[hl])")
+"""Colours (SGR) and mode switches (such as synchronized output, ``ESC[?2026h``) that Claude Code keeps in
+a local command's output (``/context``): dropped so the output reads as text. Any other escape stays and
+is shown as a visible stand-in, like every escape from a session."""
+
+
 def _text(
     kind: str,
     texts: list[str],
@@ -178,6 +185,8 @@ def _text(
     parent: str | None,
 ) -> Message | Skipped:
     text = "\n".join(texts)
+    if "\x1b" in text and _LOCAL_OUTPUT in text:
+        text = _TERMINAL_STYLING.sub("", text)
     if kind == "user":
         if record.get("isMeta") is True:
             return Skipped("meta", raw.where)
