@@ -44,3 +44,16 @@ def clock_text(ts: float | None) -> str:
         return time.strftime("%H:%M:%S", time.localtime(ts))
     except (OverflowError, OSError, ValueError):
         return "--:--:--"
+
+
+def iso8601(ts: float | None) -> str:
+    """Epoch seconds as ISO 8601 in UTC with milliseconds (``2025-06-01T10:00:01.500Z``); ``-`` for none."""
+    from datetime import datetime, timezone
+
+    if ts is None or isinstance(ts, bool) or not isinstance(ts, (int, float)):
+        return "-"
+    try:
+        moment = datetime.fromtimestamp(ts, timezone.utc)
+    except (OverflowError, OSError, ValueError):
+        return "-"
+    return moment.isoformat(timespec="milliseconds").replace("+00:00", "Z")

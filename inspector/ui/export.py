@@ -13,6 +13,7 @@ from inspector.model.call import Item
 from inspector.model.values import dumps_json, valid_text
 from inspector.session import hydrate
 from inspector.textsafe import clean, md_code, md_text, one_line
+from inspector.timefmt import iso8601
 
 COPY_CHOICES = (
     ("id", "Call id"),
@@ -122,16 +123,44 @@ def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
             lines.append(f"- latency: {data['latency_ms']:.0f} ms")
         if item.request.violation:
             lines.append(f"- protocol violation: {one_line(item.request.violation, 300)}")
+        lines.insert(3, f"- requested: {iso8601(item.request.ts)}")
         lines += ["", "Parameters:", "", *_block(clean(_dumps(data["params"])))]
         for index, result in enumerate(data["results"]):
             title = "Result" if index == 0 else f"Duplicate result {index}"
-            lines += [f"{title} ({result['outcome']}):", "", *_block(clean(_dumps(result)))]
+            lines += [f"{title} ({result['outcome']}, {iso8601(result['ts'])}):", ""]
+            if result["error_code"] or result["error_message"]:
+                said = ": ".join(
+                    one_line(str(v), 300) for v in (result["error_code"], result["error_message"]) if v
+                )
+                lines += [f"- error: {md_text(said)}", ""]
+            lines += _result_block(result["data"])
         for child in item.children:
             lines += item_markdown(child, now, level + 1)
         return lines
     data = item_json(item, now)
     title = next(iter(data), "item")
+    if "ts" in data:
+        data["ts"] = iso8601(data["ts"])
     return [f"{hashes} {md_text(title)}", "", *_block(clean(_dumps(data)))]
+
+
+def _result_block(data: Any) -> list[str]:
+    """A result as a reader wants it: text with its real lines (also a list of text blocks), else JSON."""
+    text = data if isinstance(data, str) else _texts(data)
+    if text is None:
+        return _block(clean(_dumps(data)))
+    return _block(clean(text), "text")
+
+
+def _texts(data: Any) -> str | None:
+    """The text of a list of content blocks (``[{"type": "text", "text": ...}]``), None for anything else."""
+    if not isinstance(data, list) or not data:
+        return None
+    if not all(
+        isinstance(b, dict) and b.get("type") == "text" and isinstance(b.get("text"), str) for b in data
+    ):
+        return None
+    return "\n\n".join(block["text"] for block in data)
 
 
 def without_nested_duplicates(items: list[Item]) -> list[Item]:

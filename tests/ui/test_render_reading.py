@@ -49,3 +49,24 @@ def test_wrapped_side_by_side_lines_keep_the_separator():
     rows = [line for line in lines if "word" in line]
     assert len(rows) > 2  # the long line wraps
     assert all("│" in line for line in rows)
+
+
+def test_markdown_export_shows_results_as_text_and_times_in_iso_8601():
+    from inspector.ui.export import export_items
+
+    read = make_call(
+        make_request("toolu_r", "Read", params={"file_path": "/w/a.py"}, ts=1_748_772_001.5),
+        make_result(call_id="toolu_r", data="1\tdef main():\n2\t    return 0", ts=1_748_772_002.25),
+    )
+    blocks = make_call(
+        make_request("toolu_t", "Task", params={"prompt": "survey"}),
+        make_result(call_id="toolu_t", data=[{"type": "text", "text": "Found 3 files.\nDone."}]),
+    )
+    mapped = make_call(make_request("toolu_m", "calc"), make_result(call_id="toolu_m", data={"answer": 2}))
+    text = export_items([read, blocks, mapped], "md", 1_748_772_010.0, "view")
+    assert "- requested: 2025-06-01T10:00:01.500Z" in text
+    assert "Result (success, 2025-06-01T10:00:02.250Z):" in text
+    assert "```text\n1    def main():\n2        return 0\n```" in text  # tabs shown as spaces
+    assert "\\n" not in text.split("Parameters:")[1].split("Result")[1]  # real newlines, not JSON escapes
+    assert "```text\nFound 3 files.\nDone.\n```" in text
+    assert '"answer": 2' in text  # a map stays JSON
