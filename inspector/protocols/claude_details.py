@@ -56,15 +56,18 @@ _HINT_KEYS = ("file_path", "notebook_path", "description")
 # -- requests ------------------------------------------------------------------------------------
 
 
-def summarize(tool: str, params: Any) -> str:
-    """A short one-line human summary of a call's parameters."""
+def summarize(tool: str, params: Any, cwd: str | None = None) -> str:
+    """A short one-line human summary of a call's parameters; a path under ``cwd`` (the session's
+    working directory) is shown relative to it."""
     if isinstance(params, dict):
         for key in _SUMMARY_KEYS.get(tool, ()):
             value = params.get(key)
             if isinstance(value, str) and value:
+                if key in _PATH_KEYS:
+                    value = relative(value, cwd)
                 where = params.get("path") if tool in ("Grep", "Glob") else None
                 if isinstance(where, str) and where:
-                    value = f"{value}  in {where}"
+                    value = f"{value}  in {relative(where, cwd)}"
                 return one_line(value, SUMMARY_LIMIT)
         if tool == "TodoWrite":
             return _todo_summary(params.get("todos"))
@@ -73,6 +76,19 @@ def summarize(tool: str, params: Any) -> str:
             if isinstance(questions, list) and questions and isinstance(questions[0], dict):
                 return one_line(str(questions[0].get("question", "")), SUMMARY_LIMIT)
     return one_line(_compact(params), SUMMARY_LIMIT)
+
+
+_PATH_KEYS = frozenset({"file_path", "notebook_path", "path"})
+
+
+def relative(path: str, cwd: str | None) -> str:
+    """``path`` relative to ``cwd`` when it is under it (``.`` for ``cwd`` itself), else as it is."""
+    if not cwd or not path.startswith("/"):
+        return path
+    root = cwd.rstrip("/")
+    if path == root or path == root + "/":
+        return "."
+    return path[len(root) + 1 :] if root and path.startswith(root + "/") else path
 
 
 def _todo_summary(todos: Any) -> str:

@@ -129,7 +129,8 @@ def _conversation(
             if isinstance(text, str) and text.strip():
                 texts.append(text)
         elif btype == "tool_use" or btype == "server_tool_use":
-            events.append(_request(block, group, ts, sender, raw, parent, message_id, session, source))
+            cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
+            events.append(_request(block, group, ts, sender, raw, parent, message_id, session, source, cwd))
         elif btype == "tool_result" or btype.endswith("_tool_result"):
             events.append(_result(block, structured, group, ts, sender, raw, session, source))
         elif btype == "image":
@@ -205,6 +206,7 @@ def _request(
     message_id: str | None,
     session: Session,
     source: Source,
+    cwd: str | None = None,
 ) -> Event:
     call_id = block.get("id")
     tool = block.get("name")
@@ -229,7 +231,7 @@ def _request(
         sender=sender,
         raw=raw,
         parent_id=parent,
-        summary=summarize(tool, params),
+        summary=summarize(tool, params, cwd),
         message_id=message_id,
     )
 

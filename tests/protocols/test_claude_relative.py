@@ -1,0 +1,33 @@
+"""Paths in a Claude session's summaries are shown relative to the session's working directory."""
+
+from __future__ import annotations
+
+from claude_records_factory import call, write
+
+from inspector.model import Request
+from inspector.protocols import claude
+
+
+def summaries(tmp_path, *calls) -> dict[str, str]:
+    path = write(tmp_path / "s.jsonl", [r for c in calls for r in c])  # the factory's records have cwd /w
+    return {e.call_id: e.summary for e in claude.read(str(path)) if isinstance(e, Request)}
+
+
+def test_paths_under_the_working_directory_are_relative_others_stay_whole(tmp_path):
+    found = summaries(
+        tmp_path,
+        call("t1", "Read", {"file_path": "/w/src/app.py"}),
+        call("t2", "Edit", {"file_path": "/etc/hosts", "old_string": "a", "new_string": "b"}),
+        call("t3", "Grep", {"pattern": "TODO", "path": "/w"}),
+        call("t4", "Glob", {"pattern": "**/*.py", "path": "/w/tests"}),
+        call("t5", "Read", {"file_path": "/wx/other.py"}),
+        call("t6", "Bash", {"command": "cat /w/src/app.py"}),
+    )
+    assert found == {
+        "t1": "src/app.py",
+        "t2": "/etc/hosts",
+        "t3": "TODO  in .",
+        "t4": "**/*.py  in tests",
+        "t5": "/wx/other.py",
+        "t6": "cat /w/src/app.py",  # a command is shown as it was typed
+    }
