@@ -153,3 +153,45 @@ async def test_j_and_k_scroll_the_full_screen_detail_and_tab_brings_the_list_bac
         await pilot.pause()
         assert not app.screen.has_class("-detail-open") and listing.has_focus  # the list shows again
         assert listing.item is listing.view.items[0]  # and it did not move
+
+
+async def test_follow_keeps_the_cursor_on_the_newest_row_until_the_user_moves_it(tmp_path):
+    demo = (SAMPLES / "demo.recording.jsonl").read_text().splitlines(keepends=True)
+    path = tmp_path / "growing.recording.jsonl"
+    path.write_text("".join(demo[:8]))
+    app = file_app([path], follow=True)
+    async with app.run_test(size=(120, 34)) as pilot:
+        listing = app.screen.query_one(CallList)
+        assert await wait_for(
+            pilot, lambda: getattr(app.screen, "following", False) and len(listing.view) > 1
+        )
+        await pilot.pause()
+        assert listing.item is listing.view.items[-1]  # on the newest row from the start
+        with path.open("a") as fh:
+            fh.write("".join(demo[8:14]))
+        before = len(listing.view)
+        assert await wait_for(pilot, lambda: len(listing.view) > before)
+        await pilot.pause()
+        assert listing.item is listing.view.items[-1]  # and it stays there as rows arrive
+        await pilot.press("k")  # the user moves: the cursor stays where they put it
+        chosen = listing.item
+        with path.open("a") as fh:
+            fh.write("".join(demo[14:]))
+        grown = len(listing.view)
+        assert await wait_for(pilot, lambda: len(listing.view) > grown)
+        assert listing.item is chosen
+
+
+async def test_a_folded_task_shows_how_many_calls_it_holds():
+    app = file_app([CLAUDE])
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        listing = app.screen.query_one(CallList)
+        task = next(i for i, item in enumerate(listing.view.items) if getattr(item, "tool", "") == "Task")
+        listing.move_to(task)
+        await pilot.press("h")  # fold it
+        await pilot.pause()
+        assert "▸ Task (2)" in screen_text(app)
+        await pilot.press("l")
+        await pilot.pause()
+        assert "▾ Task" in screen_text(app) and "Task (2)" not in screen_text(app)

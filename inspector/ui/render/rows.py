@@ -179,6 +179,18 @@ def _summary(item: Item) -> list[tuple[str, str]]:
     return [(one_line(item.text, 300), "message-text")]
 
 
+def nested_count(call: Call) -> int:
+    """How many calls are nested under ``call``, at every depth."""
+    count = 0
+    stack = list(call.children)
+    while stack:
+        child = stack.pop()
+        if isinstance(child, Call):
+            count += 1
+            stack.extend(child.children)
+    return count
+
+
 def item_ts(item: Item) -> float | None:
     if isinstance(item, Call):
         return item.request.ts
@@ -218,7 +230,10 @@ def render_row(
     tool_style = styles["tool"] if isinstance(item, (Call, OrphanResult)) else styles["where"]
     lead = (indent + marker)[: layout.tool_width - 4]
     segments.append(Segment(lead, base))
-    segments.append(_cell(_tool_text(item), layout.tool_width - len(lead), tool_style))
+    tool = _tool_text(item)
+    if folded and isinstance(item, Call) and item.children:
+        tool += f" ({nested_count(item)})"  # how much the fold hides
+    segments.append(_cell(tool, layout.tool_width - len(lead), tool_style))
     if layout.exec_width:
         executor = item.request.executor.value if isinstance(item, Call) and item.request.executor else ""
         segments.append(_cell(executor, layout.exec_width, styles["exec"]))

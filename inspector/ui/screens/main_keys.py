@@ -167,6 +167,8 @@ class MainKeys:
                     description=f"following {opened.path}",
                 )
         self.call_list.follow = files.following
+        if files.following and len(self.view):
+            self.call_list.move_to(len(self.view) - 1)  # the newest row, kept there until the person moves
         self.clock_changed()  # a followed file is judged at the live clock, a finished one at its end
 
     # -- replay --------------------------------------------------------------------------------
