@@ -189,7 +189,7 @@ SCOPE_TITLES = {
     "list": "Call list",
     "main": "Main screen",
     "timeline": "Timeline",
-    "detail": "Detail",
+    "detail": "Detail (when it has focus)",
     "answer": "Answer screen",
     "app": "Everywhere",
 }
