@@ -6,6 +6,7 @@ names another file)::
     theme = "dark"            # a built-in name (dark, light, high-contrast), a file in themes/, or a path
     hide_messages = false     # start with conversation messages hidden
     follow = false            # follow files as they grow
+    list_header = false       # a header row above the list (H shows or hides it)
     replay_speed = 1          # 1, 2, 10 or "instant"
     claude_dir = "~/somewhere/.claude"   # where Claude Code sessions are looked for (INSPECTOR_CLAUDE_DIR wins)
 
@@ -49,6 +50,9 @@ hide_messages = false
 # Follow session files as they grow.
 follow = false
 
+# A header row above the list naming its columns (H shows or hides it).
+list_header = false
+
 # Replay speed: 1, 2, 10 or "instant".
 replay_speed = 1
 
@@ -68,6 +72,7 @@ class Config:
     theme: str = "dark"
     hide_messages: bool = False
     follow: bool = False
+    list_header: bool = False
     replay_speed: float = 1.0
     claude_dir: str | None = None
     keys: dict[str, str] = field(default_factory=dict)
@@ -130,7 +135,7 @@ def apply_settings(config: Config, data: Mapping[str, Any], where: str = "config
                 config.theme = value.strip()
             else:
                 bad(key, "must be a theme name or a path")
-        elif key in ("hide_messages", "follow"):
+        elif key in ("hide_messages", "follow", "list_header"):
             if isinstance(value, bool):
                 setattr(config, key, value)
             else:

@@ -91,6 +91,7 @@ KEYS: tuple[Key, ...] = (
         "main",
         tooltip="Show the full text the model received instead of the display segments",
     ),
+    Key("header", "H", "toggle_header", "Header row", "main", tooltip="Show or hide the list's header row"),
     Key("messages", "m", "toggle_messages", "Messages", "main", tooltip="Hide or show conversation messages"),
     Key(
         "follow", "F", "toggle_follow", "Follow", "main", show=True, tooltip="Watch the file for new records"

@@ -195,3 +195,28 @@ async def test_a_folded_task_shows_how_many_calls_it_holds():
         await pilot.press("l")
         await pilot.pause()
         assert "▾ Task" in screen_text(app) and "Task (2)" not in screen_text(app)
+
+
+async def test_the_list_can_show_a_header_row_over_its_columns():
+    from inspector.config import Config
+    from inspector.ui.widgets.list_header import ListHeader
+
+    app = make_app()
+    async with app.run_test(size=(120, 34)) as pilot:
+        await pilot.pause()
+        assert "summary" not in screen_text(app).splitlines()[0]
+        await pilot.press("H")
+        await pilot.pause()
+        header = screen_text(app).splitlines()[0]
+        assert header.split() == ["time", "state", "took", "tool", "exec", "summary"]
+        items = app.screen.call_list.view.items
+        index, call = next((i, item) for i, item in enumerate(items) if hasattr(item, "tool"))
+        row = screen_text(app).splitlines()[1 + index]
+        assert row[header.index("tool") :].startswith(call.tool)  # the title stands over its column
+        await pilot.press("H")
+        await pilot.pause()
+        assert not app.screen.query_one(ListHeader).has_class("-shown")
+    shown = make_app(config=Config(list_header=True))
+    async with shown.run_test(size=(120, 34)) as pilot:
+        await pilot.pause()
+        assert shown.screen.query_one(ListHeader).has_class("-shown")

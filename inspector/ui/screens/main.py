@@ -38,6 +38,7 @@ from inspector.ui.screens.main_timeline import TimelineActions
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.detail import DetailPane
+from inspector.ui.widgets.list_header import ListHeader
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import StatusBar
 from inspector.ui.widgets.timeline import Timeline
@@ -92,6 +93,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def compose(self) -> ComposeResult:
         yield Input(placeholder=FILTER_HINT, id="filter")
         yield Static("", id="filter-error")
+        yield ListHeader(multi_source=len(self.sources) > 1, id="list-header")
         yield CallList(self.view, sources=self.sources, id="calls")
         yield Timeline(self.view, sources=self.sources, id="timeline")
         yield ToolFiguresPanel(id="figures")
@@ -108,6 +110,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     @property
     def detail(self) -> DetailPane:
         return self.query_one(DetailPane)
+
+    @property
+    def list_header(self) -> ListHeader:
+        return self.query_one(ListHeader)
 
     @property
     def calls_out(self) -> CallsOut:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
     from inspector.ui.view import RowView
     from inspector.ui.widgets.call_list import CallList
     from inspector.ui.widgets.detail import DetailPane
+    from inspector.ui.widgets.list_header import ListHeader
 
 JUMP_NAMES = {"pending": "pending call", "failed": "failed call", "orphan": "orphan result"}
 
@@ -44,6 +45,8 @@ class MainView(Protocol):
     def call_list(self) -> CallList: ...
     @property
     def detail(self) -> DetailPane: ...
+    @property
+    def list_header(self) -> ListHeader: ...
     @property
     def calls_out(self) -> CallsOut: ...
     @property
@@ -129,6 +132,9 @@ class MainKeys:
             else "Display segments; long parameters folded under a diff.",
             timeout=2,
         )
+
+    def action_toggle_header(self: MainView) -> None:
+        self.list_header.toggle()
 
     def action_toggle_messages(self: MainView) -> None:
         self.view.hide_messages = not self.view.hide_messages
