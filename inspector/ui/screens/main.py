@@ -19,8 +19,8 @@ from inspector.model.clock import Clock
 from inspector.model.filter import FilterError, parse_filter
 from inspector.sources.feeds import FileSource, ReplaySource, feed_for, stop_quietly
 from inspector.sources.files import Progress, source_labels
-from inspector.sources.replaying import ReplayControl
 from inspector.sources.payloads import FilePayloads
+from inspector.sources.replaying import ReplayControl
 from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.calls_out import CallsOut
