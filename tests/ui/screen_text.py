@@ -22,3 +22,16 @@ def screen_text(app) -> str:
     )
     console.print(app.screen._compositor.render_update(full=True, screen_stack=app._background_screens))
     return console.export_text(styles=False)
+
+
+async def wait_for(pilot, condition, seconds: float = 8.0) -> bool:
+    """Pause the app until ``condition()`` holds (True) or ``seconds`` pass (then its last answer).
+
+    Repaints are throttled by timers (a live list at most 10 a second), which ``pilot.pause()`` alone
+    does not wait for: a test waits on what it checks, never on a fixed delay.
+    """
+    for _ in range(int(seconds / 0.05)):
+        if condition():
+            return True
+        await pilot.pause(0.05)
+    return condition()

@@ -4,19 +4,12 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screen_text import wait_for
 from ui_factories import SIZE, file_app
 
 from inspector.ui.widgets.call_list import CallList
 
 DEMO = Path(__file__).resolve().parents[2] / "sample_sessions" / "demo.recording.jsonl"
-
-
-async def wait_for(pilot, condition, seconds: float = 8.0) -> bool:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
 
 
 async def test_follow_on_an_empty_file_waits_for_content_then_shows_it(tmp_path):

@@ -7,7 +7,7 @@ import threading
 import types
 from pathlib import Path
 
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import SIZE, T0, file_app, request, result
 
 from inspector.cli import main as cli_main
@@ -31,14 +31,6 @@ def rows(app) -> list:
 
 def status(app) -> str:
     return str(app.screen.query_one(StatusBar).render())
-
-
-async def wait_for(pilot, condition, seconds: float = 5.0) -> bool:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
 
 
 async def test_two_files_open_side_by_side_with_a_source_column():

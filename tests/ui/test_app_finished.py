@@ -3,21 +3,13 @@
 from __future__ import annotations
 
 from recording_factory import START, unanswered_recording
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import file_app
 
 from inspector.model import FakeClock
 from inspector.ui.widgets.call_list import CallList
 
 THREE_WEEKS = 21 * 86400 + 3600
-
-
-async def wait_for(pilot, condition, seconds: float = 5.0) -> bool:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
 
 
 async def test_a_finished_recording_does_not_age(tmp_path):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import file_app, make_app
 
 from inspector.ui.screens.help import HelpScreen
@@ -18,14 +18,6 @@ FILES = [CLAUDE, SAMPLES / "demo.recording.jsonl", SAMPLES / "rap.jsonl", SAMPLE
 
 def status(app) -> str:
     return str(app.screen.query_one(StatusBar).render())
-
-
-async def wait_for(pilot, condition, seconds: float = 8.0) -> bool:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
 
 
 async def test_the_help_header_names_the_config_table_as_typed():

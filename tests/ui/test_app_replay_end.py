@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from screen_text import wait_for
 from ui_factories import T0, file_app
 
 from inspector.model import FakeClock
@@ -13,14 +14,6 @@ SESSION = (
     Path(__file__).resolve().parents[2]
     / "sample_sessions/claude/-home-dev-demo-app/5a3e0000-0000-4000-8000-000000000001.jsonl"
 )
-
-
-async def wait_for(pilot, condition, seconds: float = 5.0) -> bool:
-    for _ in range(int(seconds / 0.05)):
-        if condition():
-            return True
-        await pilot.pause(0.05)
-    return condition()
 
 
 async def test_replay_of_a_claude_session_to_its_end_keeps_the_rows():

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import T0, make_app
 
 from inspector.model import CallStore, FakeClock
@@ -127,12 +127,11 @@ async def test_a_following_live_list_keeps_following_with_the_timeline_beside_it
             clock.advance(0.2)
             source.receive(request(f"f{index}", "read_local_file", 30_000), participant="agent")
             await pilot.pause()
-        assert call_list.item is not None and call_list.item.call_id == "f29"
+        assert await wait_for(pilot, lambda: call_list.item is not None and call_list.item.call_id == "f29")
         assert timeline(app).item is call_list.item
         await pilot.press("w")  # the timeline shows the same call; new calls still arrive
         source.receive(request("f30", "read_local_file", 30_000), participant="agent")
-        await pilot.pause()
-        assert call_list.cursor == len(call_list.view) - 1
+        assert await wait_for(pilot, lambda: call_list.cursor == len(call_list.view) - 1 == 30)
 
 
 def live_snapshot(theme: str):
