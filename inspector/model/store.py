@@ -9,6 +9,9 @@ from inspector.model.call import Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, EndOfRecording, SystemClock
 from inspector.model.events import Event, Malformed, Message, Request, Result, Skipped
 
+MAX_GROUPS = 10_000
+"""Conversations remembered by name (enough to know there are several; a flood of names stays bounded)."""
+
 Listener = Callable[[Item], None]
 
 
@@ -32,6 +35,8 @@ class CallStore:
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
         self.malformed: list[Malformed] = []
         self.call_count = 0
+        self.groups: set[str] = set()
+        """The conversations (groups) requests came in, up to ``MAX_GROUPS``."""
         self.nested_count = 0
         self.message_count = 0
         self.version = 0
@@ -117,6 +122,8 @@ class CallStore:
             request.params = None
         self.call_count += 1
         call = Call(request, seq=self.call_count)
+        if request.group and len(self.groups) < MAX_GROUPS:
+            self.groups.add(request.group)
         key = (ns, request.group, request.call_id)
         first = self.calls.get(key)
         if first is not None:

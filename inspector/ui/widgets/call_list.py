@@ -15,6 +15,7 @@ from inspector.model.call import Item
 from inspector.ui import keys
 from inspector.ui.render.rows import SOON, Layout, RowStyles, needs_ticks, render_row, timing
 from inspector.ui.view import RowView
+from inspector.ui.widgets.list_header import ListHeader
 
 STYLE_NAMES = (
     "row",
@@ -129,12 +130,29 @@ class CallList(ScrollView, can_focus=True):
     def row_layout(self) -> Layout:
         width = self.scrollable_content_region.width
         layout = self._layout
-        if layout is None or layout.width != width or bool(layout.source_width) != self._multi_source():
-            layout = self._layout = Layout.for_width(width, self._multi_source())
+        column = self.source_title
+        if layout is None or layout.width != width or bool(layout.source_width) != bool(column):
+            layout = self._layout = Layout.for_width(width, bool(column))
+            self._cache.clear()
+            self._tell_header(column)
         return layout
 
-    def _multi_source(self) -> bool:
-        return len(set(self.sources.values())) > 1
+    @property
+    def source_title(self) -> str:
+        """What the source column shows: ``file`` with several files, ``conv`` with several
+        conversations in one source (two agents in one room), else nothing (no column)."""
+        if len(set(self.sources.values())) > 1:
+            return "file"
+        return "conv" if len(self.view.store.groups) > 1 else ""
+
+    def _column_text(self, item: Item) -> str:
+        if len(set(self.sources.values())) > 1:
+            return self.sources.get(_source_of(item), "")
+        return _group_of(item)
+
+    def _tell_header(self, column: str) -> None:
+        for header in self.screen.query(ListHeader) if self.is_attached else ():
+            header.set_source_title(column)
 
     # -- rows changed (attributes down) -----------------------------------------------------
     def rows_changed(self, reset: bool = False) -> None:
@@ -334,7 +352,7 @@ class CallList(ScrollView, can_focus=True):
         key = (id(item), depth, layout.width, context, folded, volatile)
         strip = self._cache.get(key)
         if strip is None:
-            source = self.sources.get(_source_of(item), "") if layout.source_width else ""
+            source = self._column_text(item) if layout.source_width else ""
             strip = render_row(
                 item, depth, layout, styles, now, source=source, folded=folded, context=context
             )
@@ -345,6 +363,12 @@ class CallList(ScrollView, can_focus=True):
 def _time_key(call: Call, now: float | None) -> tuple:
     """What a tick can change in a row: the call's state and its time column's text."""
     return call.state(now), timing(call, now)[0]
+
+
+def _group_of(item: Item) -> str:
+    """The conversation (group) of a call, an orphan result or a message."""
+    inner = getattr(item, "request", None) or getattr(item, "result", None) or item
+    return str(getattr(inner, "group", "") or "")
 
 
 def _source_of(item: Item) -> str:

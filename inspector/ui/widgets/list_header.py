@@ -19,7 +19,13 @@ class ListHeader(Static):
 
     def __init__(self, *, multi_source: bool, id: str | None = None) -> None:
         super().__init__("", id=id)
-        self.multi_source = multi_source
+        self.source_title = "file" if multi_source else ""
+
+    def set_source_title(self, title: str) -> None:
+        """The list's source column changed: ``file``, ``conv`` or none."""
+        if title != self.source_title:
+            self.source_title = title
+            self.refresh()
 
     def on_mount(self) -> None:
         config = getattr(self.app, "config", None)
@@ -31,17 +37,18 @@ class ListHeader(Static):
         return self.has_class("-shown")
 
     def render(self) -> Text:
-        return header_text(Layout.for_width(max(1, self.size.width), self.multi_source))
+        layout = Layout.for_width(max(1, self.size.width), bool(self.source_title))
+        return header_text(layout, self.source_title or "file")
 
 
-def header_text(layout: Layout) -> Text:
+def header_text(layout: Layout, source_title: str = "file") -> Text:
     """The titles at the columns' positions for ``layout``."""
     cells = [" "] * layout.width
     titles: list[tuple[int, str]] = []
     if layout.show_clock:
         titles.append((0, "time"))
     if layout.source_width:
-        titles.append((layout.badge_x - layout.source_width - 1, "file"))
+        titles.append((layout.badge_x - layout.source_width - 1, source_title))
     titles += [(layout.badge_x, "state"), (layout.timing_x + Layout.TIMING - len("took"), "took")]
     titles.append((layout.tool_x, "tool"))
     if layout.exec_width:
