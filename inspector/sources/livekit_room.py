@@ -1,7 +1,8 @@
 """A live LiveKit room through the real ``livekit`` SDK: packets in, answers out, room events as messages.
 
-The SDK calls back on the asyncio loop that runs :meth:`LiveKitSource.start`; the store is only touched
-there. Per packet the work is one decode, one recording line and one store update (see
+The SDK runs on a loop of its own thread (:mod:`inspector.sources.sdk_thread`); its callbacks only copy
+what they need and hand it to the loop that runs :meth:`LiveKitSource.start`, where the store is touched.
+Per packet the work there is one decode, one recording line and one store update (see
 ``bench/bench_ingest.py``).
 """
 
@@ -14,6 +15,7 @@ from inspector.answer import wire_size
 from inspector.model import Call, CallStore
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
+from inspector.sources.sdk_thread import Inbox, LoopThread
 
 _REASONS = {
     "UNKNOWN_REASON": "the connection was lost",
@@ -89,7 +91,9 @@ class LiveKitSource(PacketSource):
         self._connect_timeout = connect_timeout
         self._explain = explain
         self._preflight = preflight
-        self._room: Any = None
+        self._room: Any = None  # touched only on the SDK's loop
+        self._sdk: LoopThread | None = None
+        self._inbox: Inbox | None = None
         self._stopping = False
         self.lost: asyncio.Event | None = None  # set when the room is lost (created in start())
         self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
@@ -107,23 +111,25 @@ class LiveKitSource(PacketSource):
             problem = await self._preflight(self.url)
             if problem:
                 self._fail(problem)
-        room = rtc.Room()
-        self._room = room
-        self._wire(room)
+        if self._sdk is None:
+            self._sdk = LoopThread()
+        self._close_inbox()  # a room left before: what it said is shown, what it says now is not
+        inbox = self._inbox = Inbox(asyncio.get_running_loop())
+        inbox.on_error = self._handover_failed
         options = rtc.RoomOptions(auto_subscribe=False, connect_timeout=self._connect_timeout)
         failure = None
         try:
-            await room.connect(self.url, self._token, options)
+            name, identity, others = await self._sdk.run(self._join(options, inbox))
         except Exception as exc:  # noqa: BLE001 - the SDK's ConnectError and anything the FFI raises
             failure = (
                 self._explain(self.display_url, exc) if self._explain else str(getattr(exc, "message", exc))
             )
         if failure is not None:
-            self._room = None
+            await self._drop_room()
             self._fail(failure)
-        name = room.name or self.state.room
-        identity = room.local_participant.identity or self.state.identity
-        others = tuple(sorted(p.identity for p in room.remote_participants.values()))
+        inbox.flush()  # what the SDK said while joining comes before "connected"
+        name = name or self.state.room
+        identity = identity or self.state.identity
         self._set_state(
             status=SourceStatus.CONNECTED,
             detail="",
@@ -145,26 +151,49 @@ class LiveKitSource(PacketSource):
 
         await stay_joined(self, stop, give_up_after=self.give_up_after)
 
+    async def _join(self, options: Any, inbox: Inbox) -> tuple[str, str, tuple[str, ...]]:
+        """On the SDK's loop: a room, its callbacks wired to ``inbox``, joined; its name, our identity
+        and who else is there."""
+        from livekit import rtc
+
+        room = rtc.Room(loop=asyncio.get_running_loop())
+        self._room = room
+        self._wire(room, inbox)
+        await room.connect(self.url, self._token, options)
+        others = tuple(sorted(p.identity for p in room.remote_participants.values()))
+        return room.name or "", room.local_participant.identity or "", others
+
+    async def _drop_room(self) -> None:
+        """Leave the room the SDK holds, if any (on its loop; a failure to leave is not reported)."""
+        sdk, room = self._sdk, self._room
+        self._room = None
+        if sdk is None or room is None:
+            return
+        try:
+            await sdk.run(room.disconnect())
+        except Exception:  # noqa: BLE001 - it is gone already, or leaving must not fail the exit
+            pass
+
     async def stop(self) -> None:
         """Leave the room (idempotent)."""
         self._stopping = True
-        room, self._room = self._room, None
-        if room is not None:
-            try:
-                await room.disconnect()
-            except Exception:  # noqa: BLE001 - leaving must not fail the exit
-                pass
+        await self._drop_room()
+        self._close_inbox()
+        if self._sdk is not None:
+            self._sdk.close()
+            self._sdk = None
         if self.state.status not in (SourceStatus.DISCONNECTED, SourceStatus.FAILED):
             self._set_state(status=SourceStatus.DISCONNECTED, detail="left the room")
 
+    def _close_inbox(self) -> None:
+        inbox, self._inbox = self._inbox, None
+        if inbox is not None:
+            inbox.flush()
+            inbox.close()
+
     async def leave_quietly(self) -> None:
         """Drop a lost room before joining again (the state is left as it is)."""
-        room, self._room = self._room, None
-        if room is not None:
-            try:
-                await room.disconnect()
-            except Exception:  # noqa: BLE001 - it is gone already
-                pass
+        await self._drop_room()
 
     def note_retry(self, attempt: int, delay: float, reason: str) -> None:
         """Say that the room is out of reach and when the next try is (state and list)."""
@@ -187,35 +216,54 @@ class LiveKitSource(PacketSource):
             text = text.replace(self._token, "<token>")
         return text
 
-    # -- SDK callbacks (on the loop; keep them small) --------------------------------------
-    def _wire(self, room: Any) -> None:
-        room.on("data_received", self._on_data)
-        room.on("participant_connected", self._on_joined)
-        room.on("participant_disconnected", self._on_left)
-        room.on("reconnecting", self._on_reconnecting)
-        room.on("reconnected", self._on_reconnected)
-        room.on("disconnected", self._on_disconnected)
+    # -- SDK callbacks: on the SDK's thread they copy what they need into the inbox --------------
+    def _wire(self, room: Any, inbox: Inbox) -> None:
+        put = inbox.put
 
-    def _on_data(self, packet: Any) -> None:
-        try:
+        def data(packet: Any) -> None:
             sender = packet.participant.identity if packet.participant is not None else ""
-            self.receive(
-                bytes(packet.data), participant=sender, topic=packet.topic or None, reliable=packet.kind == 1
-            )
-        except Exception as exc:  # noqa: BLE001 - never let one packet stop the SDK's listener
+            put(self._on_data, bytes(packet.data), sender, packet.topic or None, packet.kind == 1)
+
+        def joined(participant: Any) -> None:
+            put(self._on_joined, participant.identity)
+
+        def left(participant: Any) -> None:
+            put(self._on_left, participant.identity, getattr(participant, "disconnect_reason", None))
+
+        def reconnecting() -> None:
+            put(self._on_reconnecting)
+
+        def reconnected() -> None:
+            put(self._on_reconnected)
+
+        def disconnected(reason: Any) -> None:
+            put(self._on_disconnected, reason)
+
+        room.on("data_received", data)
+        room.on("participant_connected", joined)
+        room.on("participant_disconnected", left)
+        room.on("reconnecting", reconnecting)
+        room.on("reconnected", reconnected)
+        room.on("disconnected", disconnected)
+
+    def _handover_failed(self, exc: BaseException) -> None:
+        self.room_event("connection", f"an event could not be handled: {type(exc).__name__}: {exc}")
+
+    # -- the same events on the app's loop ------------------------------------------------------
+    def _on_data(self, data: bytes, sender: str, topic: str | None, reliable: bool) -> None:
+        try:
+            self.receive(data, participant=sender, topic=topic, reliable=reliable)
+        except Exception as exc:  # noqa: BLE001 - never let one packet stop the ones after it
             self.room_event("connection", f"a packet could not be handled: {type(exc).__name__}: {exc}")
 
-    def _on_joined(self, participant: Any) -> None:
-        identity = participant.identity
+    def _on_joined(self, identity: str) -> None:
         self._set_state(participants=tuple(sorted({*self.state.participants, identity})))
         self.room_event(
             "participant", f"{identity} joined", sender=identity, identity=identity, change="joined"
         )
 
-    def _on_left(self, participant: Any) -> None:
-        identity = participant.identity
+    def _on_left(self, identity: str, reason: Any) -> None:
         self._set_state(participants=tuple(p for p in self.state.participants if p != identity))
-        reason = getattr(participant, "disconnect_reason", None)
         words = f" ({disconnect_reason_text(reason)})" if reason else ""
         self.room_event(
             "participant", f"{identity} left{words}", sender=identity, identity=identity, change="left"
@@ -249,10 +297,12 @@ class LiveKitSource(PacketSource):
         )
 
     async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
-        room = self._room
-        if room is None or self.state.status is not SourceStatus.CONNECTED:
+        room, sdk = self._room, self._sdk
+        if room is None or sdk is None or self.state.status is not SourceStatus.CONNECTED:
             raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
         to = [destination] if destination else []  # the requesting participant only, not the room
-        await room.local_participant.publish_data(
-            data, reliable=True, topic=topic or "", destination_identities=to
+        await sdk.run(
+            room.local_participant.publish_data(
+                data, reliable=True, topic=topic or "", destination_identities=to
+            )
         )

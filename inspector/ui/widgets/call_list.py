@@ -160,7 +160,7 @@ class CallList(ScrollView, can_focus=True):
         if reset:
             self._cache.clear()
         count = len(self.view)
-        self.virtual_size = Size(self.scrollable_content_region.width, count)
+        self.set_virtual_height(count)
         previous = self._cursor_item
         at_end = self._row_count == 0 or self.cursor >= self._row_count - 1
         self._row_count = count
@@ -175,6 +175,22 @@ class CallList(ScrollView, can_focus=True):
         self.rows_version = self.view.version
         self.refresh()
         self.post_message(self.RowsChanged())
+
+    def set_virtual_height(self, height: int) -> None:
+        """The scrollable height in rows. A list that grows while its scrollbar stays as it was needs no
+        layout of the screen: during a flood that layout ran ten times a second, for nothing."""
+        size = Size(self.scrollable_content_region.width, height)
+        old = self.virtual_size
+        if old == size:
+            return
+        window = self.size.height + 2  # beyond any doubt about the scrollbar being shown
+        update = getattr(self, "_scroll_update", None)  # Textual's own scrollbar update (8.x)
+        if update is not None and old.width == size.width and min(old.height, height) > window:
+            self.set_reactive(CallList.virtual_size, size)
+            update(size)
+            self.refresh()
+        else:
+            self.virtual_size = size
 
     def reset_cache(self) -> None:
         self._cache.clear()

@@ -213,7 +213,7 @@ class Timeline(CallList):
     # -- rows (the first line is the axis) ---------------------------------------------------------
     def rows_changed(self, reset: bool = False) -> None:
         super().rows_changed(reset)
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.view) + 1)
+        self.set_virtual_height(len(self.view) + 1)
         if self.display:
             self.relayout()
 
