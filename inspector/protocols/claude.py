@@ -10,7 +10,7 @@ from typing import Any
 
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
-from inspector.protocols.claude_records import Session, Source, bad, decode, time_of
+from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
 
@@ -62,12 +62,12 @@ def read(path: str, together: Together | None = None, index: int = 0) -> Iterato
     """
     agent_file = is_agent_file(path)
     planner = None if agent_file else Planner(path)
-    session = Session(planner)
+    session = ReadState(planner)
     if not agent_file:
         session.resume = Resume(together, index)
     if planner is not None and together is not None:
         planner.used = together.agent_files  # a subagent file read for one file is not read again
-    source = Source(path, agent=agent_id_of(path), nested=True) if agent_file else Source(path)
+    source = RecordOrigin(path, agent=agent_id_of(path), nested=True) if agent_file else RecordOrigin(path)
     yield from _read_file(path, session, source)
     if planner is None:
         return
@@ -97,12 +97,16 @@ def redecode(raw: RawRef) -> list[Event]:
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """The events of one line on its own (for a growing file, or to re-read a stored record)."""
     path = raw.source
-    source = Source(path, agent=agent_id_of(path), nested=True) if is_agent_file(path) else Source(path)
+    source = (
+        RecordOrigin(path, agent=agent_id_of(path), nested=True)
+        if is_agent_file(path)
+        else RecordOrigin(path)
+    )
     if line.startswith(_BOM):
         line = line[len(_BOM) :]
     if not line.strip():
         return []
-    return _decode_bytes(line, raw, Session(None), source)
+    return _decode_bytes(line, raw, ReadState(None), source)
 
 
 # -- lines -------------------------------------------------------------------------------------------
@@ -208,7 +212,7 @@ class _Lines:
             self._pool.append(self.buf)
 
 
-def _read_file(path: str, session: Session, source: Source) -> Iterator[Event]:
+def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[Event]:
     with open(path, "rb") as fh:
         lines = _Lines(fh)
         try:
@@ -223,7 +227,14 @@ def _read_file(path: str, session: Session, source: Source) -> Iterator[Event]:
 
 
 def _span_events(
-    lines: _Lines, start: int, end: int, offset: int, number: int, path: str, session: Session, source: Source
+    lines: _Lines,
+    start: int,
+    end: int,
+    offset: int,
+    number: int,
+    path: str,
+    session: ReadState,
+    source: RecordOrigin,
 ) -> list[Event] | None:
     buf = lines.buf
     if number == 1 and buf.startswith(_BOM, start, end):
@@ -250,9 +261,9 @@ def _span_events(
         line.release()
 
 
-def _read_agent(file: AgentFile, session: Session) -> Iterator[Event]:
+def _read_agent(file: AgentFile, session: ReadState) -> Iterator[Event]:
     """A subagent file's events; one not linked to a call is shown only when it made calls."""
-    source = Source(
+    source = RecordOrigin(
         file.path, parent=file.parent, agent=session.intern(file.agent_id), nested=True, copy=True
     )
     try:
@@ -269,7 +280,7 @@ def _read_agent(file: AgentFile, session: Session) -> Iterator[Event]:
         yield Skipped("subagent without calls", file.path)
 
 
-def _prefilter(buf: bytes | bytearray, start: int, stop: int, session: Session) -> str | None:
+def _prefilter(buf: bytes | bytearray, start: int, stop: int, session: ReadState) -> str | None:
     """The kind of a record that is skipped whole, found without decoding it (None: decode it)."""
     if buf[stop - 1] != 125:  # not ending with "}": let the decoder say what is wrong
         return None
@@ -293,7 +304,7 @@ def _loads(line: Any) -> tuple[Any, str | None]:
     return values.loads_json(line)
 
 
-def _decode_bytes(line: Any, raw: RawRef, session: Session, source: Source) -> list[Event]:
+def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
     value, error = _loads(line)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]

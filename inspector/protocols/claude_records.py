@@ -23,7 +23,7 @@ _ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 @dataclass(slots=True)
-class Source:
+class RecordOrigin:
     """Where records come from: the session itself, a subagent file, or progress copies."""
 
     path: str
@@ -33,7 +33,7 @@ class Source:
     copy: bool = False  # records may repeat calls already read: skip ids seen before
 
 
-class Session:
+class ReadState:
     """What one read of a session knows so far: open calls, answered ids, sidechain links."""
 
     __slots__ = (
@@ -75,7 +75,7 @@ def bad(raw: RawRef, reason: str) -> Malformed:
 # -- records ---------------------------------------------------------------------------------------
 
 
-def decode(record: dict[str, Any], raw: RawRef, session: Session, source: Source) -> list[Event]:
+def decode(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
     """The events of one decoded record; ``session`` keeps what later records need."""
     kind = record.get("type")
     if not isinstance(kind, str):
@@ -91,7 +91,7 @@ def decode(record: dict[str, Any], raw: RawRef, session: Session, source: Source
     return [Skipped(kind[:60] or "?", raw.where)]
 
 
-def _group(record: dict[str, Any], session: Session) -> str:
+def _group(record: dict[str, Any], session: ReadState) -> str:
     sid = record.get("sessionId")
     if isinstance(sid, str) and sid != session.group:
         session.group = session.intern(sid)
@@ -99,7 +99,7 @@ def _group(record: dict[str, Any], session: Session) -> str:
 
 
 def _conversation(
-    record: dict[str, Any], kind: str, raw: RawRef, session: Session, source: Source
+    record: dict[str, Any], kind: str, raw: RawRef, session: ReadState, source: RecordOrigin
 ) -> list[Event]:
     message = record.get("message")
     if not isinstance(message, dict):
@@ -145,7 +145,7 @@ def _conversation(
 
 
 def _placement(
-    record: dict[str, Any], kind: str, content: Any, session: Session, source: Source
+    record: dict[str, Any], kind: str, content: Any, session: ReadState, source: RecordOrigin
 ) -> tuple[str | None, str]:
     """``(parent call id, sender)`` of a user/assistant record."""
     if source.nested:
@@ -204,8 +204,8 @@ def _request(
     raw: RawRef,
     parent: str | None,
     message_id: str | None,
-    session: Session,
-    source: Source,
+    session: ReadState,
+    source: RecordOrigin,
     cwd: str | None = None,
 ) -> Event:
     call_id = block.get("id")
@@ -243,8 +243,8 @@ def _result(
     ts: float | None,
     sender: str,
     raw: RawRef,
-    session: Session,
-    source: Source,
+    session: ReadState,
+    source: RecordOrigin,
 ) -> Event:
     call_id = block.get("tool_use_id")
     if not isinstance(call_id, str) or not call_id:
@@ -264,7 +264,7 @@ def _result(
     return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, has_diff, tool)
 
 
-def _progress(record: dict[str, Any], raw: RawRef, session: Session, source: Source) -> list[Event]:
+def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
     """A 2.1.x ``agent_progress`` record: a copy of one subagent message, used only when it is the only copy."""
     data = record.get("data")
     if not isinstance(data, dict) or data.get("type") != "agent_progress":
@@ -289,7 +289,7 @@ def _progress(record: dict[str, Any], raw: RawRef, session: Session, source: Sou
     nested = dict(inner)
     nested.setdefault("sessionId", record.get("sessionId"))
     nested.setdefault("timestamp", record.get("timestamp"))
-    copy = Source(
+    copy = RecordOrigin(
         source.path,
         parent=parent,
         agent=session.intern(agent) if agent else "subagent",
@@ -299,14 +299,14 @@ def _progress(record: dict[str, Any], raw: RawRef, session: Session, source: Sou
     return _conversation(nested, nested["type"], raw, session, copy)
 
 
-def _summary(record: dict[str, Any], raw: RawRef, session: Session) -> list[Event]:
+def _summary(record: dict[str, Any], raw: RawRef, session: ReadState) -> list[Event]:
     text = record.get("summary")
     if not isinstance(text, str):
         return [bad(raw, "summary record without a string 'summary'")]
     return [Message("summary", text[:TEXT_LIMIT], session.group, raw=raw)]
 
 
-def _system(record: dict[str, Any], raw: RawRef, session: Session, source: Source) -> list[Event]:
+def _system(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
     content = record.get("content")
     subtype = record.get("subtype")
     if subtype in claude_marks.BOUNDARIES:

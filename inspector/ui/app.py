@@ -28,7 +28,7 @@ from inspector.ui import keys
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.options import UiOptions
 from inspector.ui.screens.help import HelpScreen
-from inspector.ui.screens.main import MainScreen, Session
+from inspector.ui.screens.main import MainContent, MainScreen
 
 SLOW_TICK = 0.74
 """Without a countdown near its end, ``now`` moves only when this many seconds have passed (so ~1/s)."""
@@ -62,7 +62,7 @@ class InspectorApp(App[int]):
         clock: Clock | None = None,
         config: Config | None = None,
         warnings: list[str] | None = None,
-        session: Session | None = None,
+        session: MainContent | None = None,
     ) -> None:
         self.options = options or UiOptions()
         self.config = config or Config()
@@ -143,10 +143,10 @@ class InspectorApp(App[int]):
     def hide_messages(self) -> bool:
         return self.options.hide_messages or self.config.hide_messages
 
-    def file_session(self, paths: list[str]) -> Session:
+    def file_session(self, paths: list[str]) -> MainContent:
         """A session reading ``paths`` (raises UnusableInput when one cannot be opened)."""
         options = self.options
-        return Session(
+        return MainContent(
             opened=open_paths(paths, options.format),
             follow=options.follow or self.config.follow,
             replay=options.replay,
@@ -248,7 +248,7 @@ def run_live(
         warnings = [*(warnings or []), *found]
     room = source.state.room
     label = f"room {room}" if room else source.label or source.name or "live"
-    session = Session(source=source, store=store, label=label)
+    session = MainContent(source=source, store=store, label=label)
     app = InspectorApp(options, config=config, warnings=warnings, session=session)
     app.run()
     return app.return_code or 0

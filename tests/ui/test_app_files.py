@@ -16,7 +16,7 @@ from inspector.model import CallStore, FakeClock
 from inspector.sources.files import Opened, Progress, read_into
 from inspector.ui.app import InspectorApp
 from inspector.ui.options import UiOptions
-from inspector.ui.screens.main import Session
+from inspector.ui.screens.main import MainContent
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import StatusBar
@@ -56,7 +56,7 @@ async def test_the_first_calls_show_while_the_rest_is_still_loading(tmp_path):
             yield result(f"a{index}", ts=T0 + index + 0.5)
 
     module = types.SimpleNamespace(NAME="slow", read=read)
-    session = Session(opened=[Opened(str(path), module, "", 1000)])
+    session = MainContent(opened=[Opened(str(path), module, "", 1000)])
     app = InspectorApp(UiOptions(theme_dirs=[]), clock=FakeClock(T0 + 60), config=Config(), session=session)
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_for(pilot, lambda: len(rows(app)) == 50)

@@ -18,7 +18,7 @@ from inspector.model.details import PatchDetail
 from inspector.model.diff import hunks_from_structured_patch
 from inspector.ui.app import InspectorApp
 from inspector.ui.options import UiOptions
-from inspector.ui.screens.main import Session
+from inspector.ui.screens.main import MainContent
 
 T0 = 1_700_000_000.0
 """The fake clock's start: 2023-11-14 22:13:20 UTC."""
@@ -208,7 +208,7 @@ def make_app(
     options = options or UiOptions(theme_dirs=[])
     if options.theme_dirs is None:
         options.theme_dirs = []
-    session = Session(store=store, label=label, source=source)
+    session = MainContent(store=store, label=label, source=source)
     return InspectorApp(options, clock=clock, config=config or Config(), session=session)
 
 

@@ -30,8 +30,8 @@ from inspector.ui.screens.main_keys import MainKeys
 from inspector.ui.screens.main_messages import (
     CallsChanged,
     LoadProgress,
+    MainContent,
     ReplayReady,
-    Session,
     SourceChanged,
 )
 from inspector.ui.screens.main_timeline import TimelineActions
@@ -57,7 +57,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     BINDINGS = keys.MAIN_BINDINGS
 
-    def __init__(self, session: Session, *, hide_messages: bool = False) -> None:
+    def __init__(self, session: MainContent, *, hide_messages: bool = False) -> None:
         super().__init__()
         self.session = session
         self.source = feed_for(

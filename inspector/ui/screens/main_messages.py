@@ -1,4 +1,4 @@
-"""What a main screen is asked to show (``Session``), and the messages it posts itself from threads."""
+"""What a main screen is asked to show (``MainContent``), and the messages it posts itself from threads."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from inspector.sources.files import Opened, Progress
 
 
 @dataclass
-class Session:
+class MainContent:
     """What a main screen is asked to show: files (``opened``), or a live ``source`` feeding ``store``."""
 
     opened: list[Opened] = field(default_factory=list)

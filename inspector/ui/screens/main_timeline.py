@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, cast
+from typing import TYPE_CHECKING, Any, Protocol, cast
 
 from textual import events
 
@@ -11,10 +11,29 @@ from inspector.ui.widgets.timeline import Timeline
 from inspector.ui.widgets.tool_panel import ToolFiguresPanel
 
 if TYPE_CHECKING:
-    from inspector.ui.screens.main import MainScreen
+    from textual.app import App
+
+    from inspector.ui.view import RowView
 
 AREAS = ("list", "timeline", "split")
 """What the main area shows, in the order the timeline key cycles through."""
+
+
+class TimelineHost(Protocol):
+    """What the timeline hook needs of the screen it is mixed into (it never imports that screen)."""
+
+    view: RowView
+
+    @property
+    def app(self) -> App[object]: ...
+    @property
+    def now(self) -> float | None: ...
+
+    def query(self, selector: Any) -> Any: ...
+    def set_class(self, add: bool, *class_names: str) -> object: ...
+    def has_class(self, *class_names: str) -> bool: ...
+    def toggle_class(self, *class_names: str) -> object: ...
+    def watch(self, obj: Any, attribute_name: str, callback: Any, init: bool = ...) -> None: ...
 
 
 class TimelineActions:
@@ -23,8 +42,8 @@ class TimelineActions:
     area = "list"
 
     @property
-    def _screen(self) -> MainScreen:
-        return cast("MainScreen", self)
+    def _screen(self) -> TimelineHost:
+        return cast("TimelineHost", self)
 
     def _views(self) -> tuple[CallList, Timeline] | None:
         screen = self._screen
