@@ -321,6 +321,18 @@ def _scan_object(text: str, at: int) -> Iterator[tuple[str, int, int, Any]]:
             raise ValueError("expected ',' or '}'")
 
 
+def head_records(head: bytes, lines: int) -> Iterator[Any]:
+    """The JSON values of the first ``lines`` lines of a head (blank lines and unreadable ones skipped;
+    the last line may be cut by the head's end and is then skipped too)."""
+    for line in head.split(b"\n")[:lines]:
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line.lstrip(_BOM))
+        except (ValueError, RecursionError):
+            continue
+
+
 def first_value(head: bytes) -> Any:
     """The first JSON value of a file's head (the first item when it is an array), or None."""
     if head.startswith(_BOM):

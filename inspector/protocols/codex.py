@@ -23,7 +23,7 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.protocols import _values
+from inspector.protocols import _jsonfile, _values
 from inspector.protocols.codex_calls import SHELL_TOOLS, duration_s, exit_code, outcome, output_text, params
 from inspector.protocols.codex_patch import changes_detail, has_hunks, patch_detail
 
@@ -60,13 +60,7 @@ _FOLLOWED: dict[str, _State] = {}
 
 def sniff(path: str, head: bytes) -> int:
     """85 for an envelope rollout, 75 for the bare layout, else 0."""
-    for line in head.split(b"\n")[:20]:
-        if not line.strip():
-            continue
-        try:
-            record = json.loads(line.lstrip(_BOM))
-        except (ValueError, RecursionError):
-            continue
+    for record in _jsonfile.head_records(head, 20):
         if not isinstance(record, dict):
             return 0
         if record.get("type") in _ENVELOPES and isinstance(record.get("payload"), dict):
