@@ -42,7 +42,7 @@ def _reason(exc: BaseException, first_line: int | None = None) -> str:
     return f"not JSON: {exc}"
 
 
-def loads(data: bytes | str) -> tuple[Any, str | None]:
+def loads(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | None]:
     """Decode one JSON value: ``(value, None)``, or ``(None, reason)`` when it cannot be read."""
     return values.loads_json(data)
 
@@ -160,13 +160,52 @@ def read_chunks(path: str) -> Iterator[Chunk]:
         offset, raw = first
         fh.seek(0)
         if _decodes(raw):
-            yield from _lines(fh)
+            yield from _lines(_file_lines(fh))
             return
         data = fh.read()
     if _spans_lines(raw):
         yield from _document(data, offset)
     else:
         yield from _lines(_split_lines(data))
+
+
+LONG_LINE = 1 << 20
+"""A line longer than this is read into a buffer of its exact size (see ``_file_lines``)."""
+
+
+def _file_lines(fh: BinaryIO) -> Iterator[bytes | bytearray]:
+    """The lines of a file, each with its newline. A long line is read whole into a buffer of its own
+    size: reading it by ``readline`` joins pieces and holds two copies of a 200 MB record at once."""
+    while True:
+        piece = fh.readline(LONG_LINE)
+        if not piece:
+            return
+        if len(piece) < LONG_LINE or piece.endswith(b"\n"):
+            yield piece
+            continue
+        at = fh.tell()
+        length = len(piece)
+        while True:  # how long the line is: read ahead to its newline, then come back
+            block = fh.read(LONG_LINE)
+            newline = block.find(b"\n")
+            if newline >= 0 or not block:
+                length += newline + 1 if newline >= 0 else len(block)
+                break
+            length += len(block)
+        fh.seek(at)
+        line = bytearray(length)
+        view = memoryview(line)
+        view[: len(piece)] = piece
+        got = len(piece)
+        del piece
+        while got < length:
+            count = fh.readinto(view[got:])  # type: ignore[attr-defined]
+            if not count:
+                break
+            got += count
+        view.release()
+        yield line if got == length else line[:got]
+        del line
 
 
 def _split_lines(data: bytes) -> Iterator[bytes]:
@@ -208,7 +247,7 @@ def _spans_lines(raw: bytes) -> bool:
     return False
 
 
-def _lines(lines: Iterable[bytes]) -> Iterator[Chunk]:
+def _lines(lines: Iterable[bytes | bytearray]) -> Iterator[Chunk]:
     offset = 0
     for number, raw in enumerate(lines, 1):
         start = offset
@@ -233,19 +272,43 @@ def line_chunks(line: bytes, offset: int, where: str) -> Iterator[Chunk]:
     return _line_chunks(line, offset, number)
 
 
-def _line_chunks(raw: bytes, offset: int, number: int) -> Iterator[Chunk]:
-    body = raw.rstrip(b"\r\n")
-    if not body.strip():
+def _line_chunks(raw: bytes | bytearray, offset: int, number: int) -> Iterator[Chunk]:
+    end = len(raw)
+    while end and raw[end - 1] in b"\r\n":
+        end -= 1
+    if not end or (raw[:64].isspace() and not raw[:end].strip()):  # blank (a full strip only then)
         return
-    value, error = loads(body)
-    if error is not None:
-        yield Chunk(f"line {number}", offset, len(body), number, error=error)
-    elif isinstance(value, list):
-        text = body.decode("utf-8")
-        pos = _Positions(text, offset, number)
-        yield from _split_array(text, body, offset, pos, _skip(text, 0), _item_label)
+    text = _take_huge(raw, end)
+    if text is not None:  # the line's bytes are gone: parse its text (2x the record, not 3x)
+        value, error = values.loads_text(text)
     else:
-        yield Chunk(f"line {number}", offset, len(body), number, value)
+        value, error = loads(memoryview(raw)[:end] if end < len(raw) else raw)
+    if error is not None:
+        yield Chunk(f"line {number}", offset, end, number, error=error)
+    elif isinstance(value, list):
+        data = bytes(raw[:end]) if text is None else text.encode("utf-8")
+        text = data.decode("utf-8")
+        pos = _Positions(text, offset, number)
+        yield from _split_array(text, data, offset, pos, _skip(text, 0), _item_label)
+    else:
+        yield Chunk(f"line {number}", offset, end, number, value)
+
+
+def _take_huge(raw: bytes | bytearray, end: int) -> str | None:
+    """A huge line read into its own buffer (``_file_lines``) as text, the buffer emptied; else None.
+
+    orjson holds one more copy of a long string while it parses it; the text and the stdlib parser
+    hold two copies in all (see bench/bench_huge_record.py).
+    """
+    if not isinstance(raw, bytearray) or end <= values.HUGE_TEXT:
+        return None
+    with memoryview(raw) as view:
+        try:
+            text = str(view[:end], "utf-8")
+        except UnicodeDecodeError:
+            return None
+    raw.clear()
+    return text
 
 
 def _document(data: bytes, offset: int) -> Iterator[Chunk]:

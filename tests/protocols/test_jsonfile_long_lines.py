@@ -1,0 +1,64 @@
+"""Long JSON Lines records are read into a buffer of their own size and parsed from text (issue 9: memory
+for one huge record within about 2x its size); what they decode to does not change."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from inspector.model import values
+from inspector.protocols import _jsonfile
+
+
+@pytest.fixture
+def small_limits(monkeypatch):
+    monkeypatch.setattr(_jsonfile, "LONG_LINE", 64)
+    monkeypatch.setattr(values, "HUGE_TEXT", 200)
+
+
+def chunks(path):
+    return [(c.where, c.offset, c.length, c.value, c.error) for c in _jsonfile.read_chunks(str(path))]
+
+
+def write(tmp_path, lines: list[bytes]):
+    path = tmp_path / "f.jsonl"
+    path.write_bytes(b"".join(lines))
+    return path
+
+
+def test_long_lines_decode_as_short_ones_do(tmp_path, small_limits, monkeypatch):
+    big = {"tool_call_id": "t1", "result": "é" * 500 + "x" * 3000}
+    lines = [
+        json.dumps({"a": 1}).encode() + b"\n",
+        json.dumps(big).encode() + b"\r\n",
+        b"[" + json.dumps(big).encode() + b', {"b": 2}]\n',
+        json.dumps({"c": 3}).encode(),  # no newline at the end
+    ]
+    path = write(tmp_path, lines)
+    read_long = chunks(path)
+    monkeypatch.setattr(_jsonfile, "LONG_LINE", 1 << 20)
+    monkeypatch.setattr(values, "HUGE_TEXT", 8 << 20)
+    assert read_long == chunks(path)
+    assert [value for *_, value, _ in read_long] == [{"a": 1}, big, big, {"b": 2}, {"c": 3}]
+
+
+def test_a_long_line_that_is_not_utf8_or_not_json_is_one_bad_record(tmp_path, small_limits):
+    lines = [
+        b'{"a": 1}\n',
+        b'{"x": "' + b"\xff" * 500 + b'"}\n',
+        b'{"x": "' + b"y" * 500 + b"\n",  # cut short
+        b'{"c": 3}\n',
+    ]
+    found = chunks(write(tmp_path, lines))
+    assert [value for *_, value, error in found if error is None] == [{"a": 1}, {"c": 3}]
+    assert [where for where, *_, error in found if error] == ["line 2", "line 3"]
+
+
+def test_the_long_line_buffer_is_exactly_the_line(tmp_path, small_limits):
+    line = b'{"k": "' + b"z" * 1000 + b'"}\n'
+    path = write(tmp_path, [line, b'{"n": 2}\n'])
+    with open(path, "rb") as fh:
+        got = list(_jsonfile._file_lines(fh))
+    assert [bytes(x) for x in got] == [line, b'{"n": 2}\n']
+    assert isinstance(got[0], bytearray)
