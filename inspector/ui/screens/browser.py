@@ -11,12 +11,13 @@ from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.screen import Screen
-from textual.widgets import DataTable, Footer, Static
+from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
 from inspector.sources.claude_sessions import SessionInfo, default_dir, find_sessions
 from inspector.textsafe import one_line
 from inspector.ui.keys import BY_ID
+from inspector.ui.widgets.footer import SteadyFooter
 
 if TYPE_CHECKING:
     from inspector.ui.app import InspectorApp
@@ -85,7 +86,7 @@ class BrowserScreen(Screen):
         yield Static("", id="browser-title")
         yield SessionTable(cursor_type="row", zebra_stripes=True, id="sessions")
         yield Static("", id="browser-empty")
-        yield Footer()
+        yield SteadyFooter()
 
     @property
     def _app(self) -> InspectorApp:

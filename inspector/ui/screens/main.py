@@ -11,7 +11,7 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Footer, Input, ProgressBar, Static
+from textual.widgets import Input, ProgressBar, Static
 from textual.worker import Worker, WorkerState, get_current_worker
 
 from inspector.model import CallStore
@@ -38,6 +38,7 @@ from inspector.ui.screens.main_timeline import TimelineActions
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.detail import DetailPane
+from inspector.ui.widgets.footer import SteadyFooter
 from inspector.ui.widgets.list_header import ListHeader
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import StatusBar
@@ -101,7 +102,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         yield DetailPane(id="detail")
         yield PositionBar(id="position")
         yield StatusBar(id="status")
-        yield Footer()
+        yield SteadyFooter()
 
     @property
     def call_list(self) -> CallList:

@@ -1,0 +1,33 @@
+"""The footer shows the keys of what has focus, and is rebuilt only when those keys change."""
+
+from __future__ import annotations
+
+from screen_text import wait_for
+from ui_factories import make_app, sample_store
+
+from inspector.ui.screens.help import HelpScreen
+from inspector.ui.widgets.footer import SteadyFooter
+
+
+def footer_text(app) -> str:
+    footer = app.screen.query_one(SteadyFooter)
+    return " ".join(str(getattr(key, "description", "")) for key in footer.children)
+
+
+async def test_the_footer_follows_focus_and_survives_the_help_unchanged():
+    app = make_app(sample_store())
+    async with app.run_test(size=(120, 32)) as pilot:
+        await pilot.pause()
+        assert await wait_for(pilot, lambda: "Filter" in footer_text(app))
+        assert "Zoom in" not in footer_text(app)
+        await pilot.press("w")  # the timeline has focus: its keys join the footer
+        assert await wait_for(pilot, lambda: "Zoom in" in footer_text(app))
+        await pilot.press("w", "w")  # back to the list alone
+        assert await wait_for(pilot, lambda: "Zoom in" not in footer_text(app))
+        keys = list(app.screen.query_one(SteadyFooter).children)
+        await pilot.press("question_mark")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, HelpScreen))
+        await pilot.press("escape")
+        assert await wait_for(pilot, lambda: not isinstance(app.screen, HelpScreen))
+        await pilot.pause(0.1)
+        assert list(app.screen.query_one(SteadyFooter).children) == keys  # the same widgets: not rebuilt
