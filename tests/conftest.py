@@ -25,3 +25,14 @@ def corpus() -> Path:
 def _data_dir(tmp_path_factory, monkeypatch):
     """The inspector's data folder (stanzaId state) is a temp folder, never the user's."""
     monkeypatch.setenv("INSPECTOR_DATA_DIR", str(tmp_path_factory.mktemp("data")))
+
+
+@pytest.fixture(autouse=True)
+def _agent_dirs(tmp_path_factory, monkeypatch):
+    """Where the browser looks for Claude Code, Codex and Gemini sessions: empty temp folders, never the
+    user's own (a test that wants sessions puts them in a folder of its own and points there)."""
+    empty = tmp_path_factory.mktemp("agents")
+    monkeypatch.setenv("INSPECTOR_CLAUDE_DIR", str(empty / "claude"))
+    monkeypatch.setenv("INSPECTOR_CODEX_DIR", str(empty / "codex"))
+    monkeypatch.setenv("INSPECTOR_GEMINI_DIR", str(empty / "gemini"))
+    monkeypatch.delenv("CODEX_HOME", raising=False)

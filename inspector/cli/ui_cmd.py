@@ -11,9 +11,10 @@ from inspector import protocols
 def register(sub: argparse._SubParsersAction) -> None:
     parser = sub.add_parser(
         "open",
-        help="open sessions in the inspector (no PATH: browse Claude Code sessions)",
-        description="Open session files side by side; with no PATH, browse the Claude Code sessions found "
-        "under ~/.claude/projects (or --claude-dir / INSPECTOR_CLAUDE_DIR).",
+        help="open sessions in the inspector (no PATH: browse Claude Code, Codex and Gemini sessions)",
+        description="Open session files side by side; with no PATH, browse the sessions found under "
+        "~/.claude/projects, ~/.codex/sessions and ~/.gemini/tmp (or --claude-dir / INSPECTOR_CLAUDE_DIR, "
+        "--codex-dir / INSPECTOR_CODEX_DIR / CODEX_HOME, --gemini-dir / INSPECTOR_GEMINI_DIR).",
     )
     parser.add_argument("paths", nargs="*", metavar="PATH")
     parser.add_argument("--format", choices=protocols.FORMAT_NAMES, help="force a format")
@@ -26,6 +27,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     parser.add_argument("--replay", action="store_true", help="play the session back in its own time")
     parser.add_argument("--speed", default=None, metavar="SPEED", help="replay speed: 1, 2, 10 or instant")
     parser.add_argument("--claude-dir", metavar="DIR", help="where Claude Code keeps its sessions")
+    parser.add_argument(
+        "--codex-dir",
+        metavar="DIR",
+        help="where Codex CLI keeps its rollouts (default: $CODEX_HOME/sessions)",
+    )
+    parser.add_argument(
+        "--gemini-dir", metavar="DIR", help="where Gemini CLI keeps its sessions (~/.gemini/tmp)"
+    )
     parser.add_argument(
         "--hide-messages", action="store_true", help="start with conversation messages hidden"
     )
@@ -59,6 +68,8 @@ def run(args: argparse.Namespace) -> int:
         replay=args.replay,
         speed=speed,
         claude_dir=args.claude_dir,
+        codex_dir=args.codex_dir,
+        gemini_dir=args.gemini_dir,
         hide_messages=args.hide_messages,
         export_dir=args.export_dir,
     )

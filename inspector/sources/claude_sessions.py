@@ -15,7 +15,7 @@ _MAX_DEPTH = 4  # folders below the root that are searched (projects/<project>/<
 
 @dataclass(frozen=True, slots=True)
 class SessionInfo:
-    """One Claude Code session file."""
+    """One session file (of Claude Code, or of the ``agent`` named)."""
 
     project: str
     path: str
@@ -23,6 +23,7 @@ class SessionInfo:
     size: int
     tool_calls: int | None = None
     title: str = ""  # the session's title (a /rename, Claude's own title) or its first prompt
+    agent: str = "Claude Code"
 
 
 def default_dir(configured: str | None = None) -> str:

@@ -137,7 +137,7 @@ class InspectorApp(App[int]):
             return MainScreen(self.file_session(self.options.paths), hide_messages=self.hide_messages)
         from inspector.ui.screens.browser import BrowserScreen
 
-        return BrowserScreen(self.options.claude_dir)
+        return BrowserScreen(self.options.claude_dir, self.options.codex_dir, self.options.gemini_dir)
 
     @property
     def hide_messages(self) -> bool:

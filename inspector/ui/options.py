@@ -16,6 +16,8 @@ class UiOptions:
     replay: bool = False
     speed: float = 1.0
     claude_dir: str | None = None
+    codex_dir: str | None = None
+    gemini_dir: str | None = None
     hide_messages: bool = False
     export_dir: str | None = None
     tick: float = 0.25

@@ -20,10 +20,14 @@ from inspector.ui.screens.main import MainScreen
 SAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "sample_sessions" / "claude"
 
 
-def browser_app(folder: Path) -> InspectorApp:
-    return InspectorApp(
-        UiOptions(theme_dirs=[], claude_dir=str(folder)), clock=FakeClock(T0), config=Config()
+def browser_app(folder: Path, codex: Path | None = None, gemini: Path | None = None) -> InspectorApp:
+    options = UiOptions(
+        theme_dirs=[],
+        claude_dir=str(folder),
+        codex_dir=str(codex) if codex else None,
+        gemini_dir=str(gemini) if gemini else None,
     )
+    return InspectorApp(options, clock=FakeClock(T0), config=Config())
 
 
 async def wait_for(pilot, condition) -> bool:
@@ -57,7 +61,8 @@ async def test_an_empty_folder_says_so_and_shows_how_to_open_a_file_or_join_a_ro
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_for(pilot, lambda: app.screen.has_class("-empty"))
         text = screen_text(app)
-        assert f"No Claude Code sessions under {tmp_path}" in text
+        assert f"No sessions under {tmp_path}" in text
+        assert "--codex-dir DIR" in text and "--gemini-dir DIR" in text
         assert "inspector PATH..." in text and "inspector live" in text
         assert not app._notifications  # nothing went wrong
 
@@ -83,3 +88,39 @@ async def test_the_browser_shows_nested_counts_and_titles_and_moves_like_the_lis
             assert table.cursor_row == row, key
         await pilot.press("j", "enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+
+
+AGENTS = Path(__file__).resolve().parents[2] / ".." / "shared" / "corpus"
+
+
+@pytest.mark.skipif(not (AGENTS / "codex").is_dir(), reason="../shared/corpus/codex is not present")
+async def test_codex_and_gemini_sessions_are_listed_beside_claude_code_and_open(tmp_path):
+    """Rollouts in sessions/YYYY/MM/DD and Gemini chats in tmp/<project>/chats, as the CLIs keep them."""
+    codex = tmp_path / "codex" / "2025" / "12" / "25"
+    codex.mkdir(parents=True)
+    shutil.copy(next((AGENTS / "codex").glob("0h-n0_*.jsonl")), codex / "rollout-2025-12-25T22-45-23-a.jsonl")
+    chats = tmp_path / "gemini" / "myproject" / "chats"
+    chats.mkdir(parents=True)
+    shutil.copy(next((AGENTS / "gemini").glob("*chat_logs*.json")), chats / "session-2025-12-24T21-37-b.json")
+    (chats / "notes.json").write_text("{}")  # not a session
+    shutil.copytree(SAMPLE_PROJECT, tmp_path / "claude" / "projects")
+    app = browser_app(tmp_path / "claude", tmp_path / "codex", tmp_path / "gemini")
+    async with app.run_test(size=(200, 40)) as pilot:
+        assert await wait_for(pilot, lambda: bool(app.screen.sessions))
+        by_agent = {s.agent: s for s in app.screen.sessions}
+        assert set(by_agent) == {"Claude Code", "Codex", "Gemini"}
+        assert len(app.screen.sessions) == 3
+        assert (
+            by_agent["Codex"].tool_calls == 303 and by_agent["Codex"].project == "local-voice-assistant-codex"
+        )
+        assert by_agent["Gemini"].tool_calls == 78 and by_agent["Gemini"].project == "myproject"
+        assert by_agent["Gemini"].title.startswith("install google antigravity")
+        text = screen_text(app)
+        assert f"Codex sessions in {tmp_path / 'codex'}" in text and "Gemini sessions in" in text
+        assert "local-voice-assistant-codex" in text
+        table = app.screen.query_one(DataTable)
+        table.move_cursor(row=app.screen.sessions.index(by_agent["Gemini"]))
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert app.screen.store.call_count == 78

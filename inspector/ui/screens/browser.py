@@ -1,4 +1,4 @@
-"""The session browser: Claude Code sessions found under the Claude folder, most recent first."""
+"""The session browser: Claude Code, Codex and Gemini sessions found under their folders, most recent first."""
 
 from __future__ import annotations
 
@@ -14,6 +14,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Static
 from textual.worker import Worker, WorkerState
 
+from inspector.sources.agent_sessions import codex_dir, find_codex, find_gemini, gemini_dir
 from inspector.sources.claude_sessions import SessionInfo, default_dir, find_sessions
 from inspector.textsafe import one_line
 from inspector.ui.keys import BY_ID
@@ -22,13 +23,15 @@ from inspector.ui.widgets.footer import SteadyFooter
 if TYPE_CHECKING:
     from inspector.ui.app import InspectorApp
 
-EMPTY_HELP = """No Claude Code sessions under {root}.
+EMPTY_HELP = """No sessions under {root}.
 
 Open a session file:     inspector PATH...   (Claude .jsonl, recordings, RAP, LM-Kit, Alicia)
 Follow a growing file:   inspector --follow PATH
 Join a LiveKit room:     inspector live      (LIVEKIT_URL, LIVEKIT_API_KEY, LIVEKIT_API_SECRET)
 Try it without a room:   inspector demo
-Look somewhere else:     inspector --claude-dir DIR   or   INSPECTOR_CLAUDE_DIR=DIR"""
+Look somewhere else:     inspector --claude-dir DIR   or   INSPECTOR_CLAUDE_DIR=DIR
+                         inspector --codex-dir DIR    or   INSPECTOR_CODEX_DIR=DIR (or CODEX_HOME)
+                         inspector --gemini-dir DIR   or   INSPECTOR_GEMINI_DIR=DIR"""
 
 
 TITLE_WIDTH = 72
@@ -77,9 +80,13 @@ class BrowserScreen(Screen):
         Binding("r", "rescan", "Rescan", id="browser-rescan", show=True),
     ]
 
-    def __init__(self, claude_dir: str | None = None) -> None:
+    def __init__(
+        self, claude_dir: str | None = None, codex_dir: str | None = None, gemini_dir: str | None = None
+    ) -> None:
         super().__init__()
         self.claude_dir = claude_dir
+        self.codex_dir = codex_dir
+        self.gemini_dir = gemini_dir
         self.sessions: list[SessionInfo] = []
 
     def compose(self) -> ComposeResult:
@@ -96,12 +103,22 @@ class BrowserScreen(Screen):
     def root(self) -> str:
         return claude_root(self.claude_dir, getattr(self._app.config, "claude_dir", None))
 
+    @property
+    def folders(self) -> list[tuple[str, str]]:
+        """(agent, folder) for each agent, in the order they are listed in the title."""
+        return [
+            ("Claude Code", self.root),
+            ("Codex", codex_dir(self.codex_dir)),
+            ("Gemini", gemini_dir(self.gemini_dir)),
+        ]
+
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        table.add_columns("modified", "project", "tool calls", "size", "title or first prompt", "session")
-        self.query_one("#browser-title", Static).update(
-            Text(f"Claude Code sessions in {one_line(self.root, 200)}")
+        table.add_columns(
+            "modified", "agent", "project", "tool calls", "size", "title or first prompt", "session"
         )
+        where = "\n".join(f"{agent} sessions in {one_line(folder, 200)}" for agent, folder in self.folders)
+        self.query_one("#browser-title", Static).update(Text(where, no_wrap=True, overflow="ellipsis"))
         self.set_class(True, "-scanning")
         self._scan()
 
@@ -110,7 +127,12 @@ class BrowserScreen(Screen):
 
     @work(thread=True, exclusive=True, group="scan", exit_on_error=False, description="looking for sessions")
     def _scan(self) -> list[SessionInfo]:
-        return find_sessions(self.root)
+        folders = dict(self.folders)
+        found = find_sessions(folders["Claude Code"])
+        found += find_codex(folders["Codex"])
+        found += find_gemini(folders["Gemini"])
+        found.sort(key=lambda info: (-info.modified, info.path))
+        return found
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         if event.worker.group != "scan":
@@ -132,6 +154,7 @@ class BrowserScreen(Screen):
             calls = "" if session.tool_calls is None else str(session.tool_calls)
             table.add_row(
                 when,
+                Text(one_line(session.agent, 12)),
                 Text(one_line(session.project, 40)),
                 Text(calls, justify="right"),
                 _size(session.size),
@@ -143,7 +166,7 @@ class BrowserScreen(Screen):
             table.focus()
         else:
             self.query_one("#browser-empty", Static).update(
-                Text(EMPTY_HELP.format(root=one_line(self.root, 200)))
+                Text(EMPTY_HELP.format(root=", ".join(one_line(folder, 120) for _, folder in self.folders)))
             )
 
     def on_data_table_row_selected(self, event: DataTable.RowSelected) -> None:
