@@ -25,10 +25,10 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="inspector",
         description=(
-            "Inspect the tool calls of AI agents: open Claude Code transcripts, Alicia recordings, "
-            "RAP and LM-Kit logs, or join a live LiveKit room. "
+            "Inspect the tool calls of AI agents: open Claude Code transcripts, Codex CLI and Gemini CLI "
+            "sessions, Alicia recordings, RAP and LM-Kit logs, or join a live LiveKit room or Alicia hub. "
             "`inspector PATH...` is short for `inspector open PATH...`; "
-            "`inspector` alone browses your Claude Code sessions."
+            "`inspector` alone browses your Claude Code, Codex and Gemini sessions."
         ),
     )
     parser.add_argument("--version", action="version", version=f"inspector {__version__}")
