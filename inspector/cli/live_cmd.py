@@ -54,7 +54,7 @@ def _answer_options(parser: argparse.ArgumentParser) -> None:
 def register(sub: argparse._SubParsersAction) -> None:
     live = sub.add_parser(
         "live",
-        help="join a LiveKit room and watch (and answer) tool calls live",
+        help="join a LiveKit room (or an Alicia hub with --hub) and watch (and answer) tool calls live",
         epilog=LIVE_EPILOG,
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
