@@ -15,6 +15,9 @@ _DECODER = json.JSONDecoder(parse_int=values.parse_int)
 _WS = re.compile(r"[ \t\n\r]*")
 _BOM = b"\xef\xbb\xbf"
 _ESCAPED = "surrogateescape"  # keeps one character per undecodable byte, so spans stay exact
+# A lone surrogate in a decoded value can only come from a \uD800-\uDFFF escape (raw bytes that are not
+# UTF-8 make the chunk an error): without one in its text, an item needs no walk through its strings.
+_SURROGATE_ESCAPE = re.compile(r"\\u[dD][89abcdefABCDEF]")
 
 
 @dataclass(slots=True)
@@ -113,7 +116,9 @@ def _item_chunk(
     if end < 0:
         return Chunk(where, offset, _line_length(data, offset - base), line, error=error)
     end_offset, _ = pos.at(end)
-    chunk = Chunk(where, offset, end_offset - offset, line, values.valid(value))
+    if _SURROGATE_ESCAPE.search(pos.text, start, end) is not None:
+        value = values.valid(value)
+    chunk = Chunk(where, offset, end_offset - offset, line, value)
     if not pos.ascii:
         try:
             data[offset - base : end_offset - base].decode("utf-8")
