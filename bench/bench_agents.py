@@ -87,7 +87,10 @@ def build_gemini_document(out: Path, size: int, corpus: Path) -> None:
     """One pretty-printed document (as the CLI writes it) holding the corpus documents' messages repeated."""
     documents = [json.loads(path.read_bytes()) for path in sorted(corpus.glob("*.json"))]
     header = {key: value for key, value in documents[0].items() if key != "messages"}
-    messages = [json.dumps(m, indent=2).encode() for doc in documents for m in doc["messages"]]
+    # JSON.stringify, as the CLI writes: non-ASCII characters as they are, not as \u escapes
+    messages = [
+        json.dumps(m, indent=2, ensure_ascii=False).encode() for doc in documents for m in doc["messages"]
+    ]
     parts: list[bytes] = []
     total, copy = 0, 0
     while total < size:
@@ -96,7 +99,7 @@ def build_gemini_document(out: Path, size: int, corpus: Path) -> None:
             parts.append(part)
             total += len(part)
         copy += 1
-    head = json.dumps(header, indent=2).encode()[:-2]  # without the closing "\n}"
+    head = json.dumps(header, indent=2, ensure_ascii=False).encode()[:-2]  # without the closing "\n}"
     out.write_bytes(head + b',\n  "messages": [\n' + b",\n".join(parts) + b"\n  ]\n}\n")
 
 
