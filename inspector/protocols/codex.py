@@ -8,10 +8,8 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from dataclasses import dataclass, field
 from typing import Any
 
-from inspector.model.details import BashDetail, DisplayDetail, PatchDetail, TextDetail
 from inspector.model.events import (
     Event,
     Malformed,
@@ -24,8 +22,8 @@ from inspector.model.events import (
     Skipped,
 )
 from inspector.protocols import _jsonfile, _values
-from inspector.protocols.codex_calls import SHELL_TOOLS, duration_s, exit_code, outcome, output_text, params
-from inspector.protocols.codex_patch import changes_detail, has_hunks, patch_detail
+from inspector.protocols.codex_calls import command_line, output_text, params
+from inspector.protocols.codex_ends import POLLERS, State, end_event, output, unanswered_ends
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
@@ -34,25 +32,17 @@ _BOM = b"\xef\xbb\xbf"
 _ENVELOPES = ("session_meta", "turn_context", "response_item", "event_msg", "compacted", "world_state")
 _CALLS = ("function_call", "custom_tool_call", "local_shell_call")
 _OUTPUTS = ("function_call_output", "custom_tool_call_output")
-_ENDS = ("exec_command_end", "patch_apply_end", "mcp_tool_call_end")
+_ENDS = (
+    "exec_command_end",
+    "patch_apply_end",
+    "mcp_tool_call_end",
+    "collab_agent_spawn_end",
+    "collab_waiting_end",
+)
 TEXT_LIMIT = 20_000
 
 
-@dataclass
-class _State:
-    """What one rollout has said so far: the session, the open calls and the *_end events waiting."""
-
-    group: str = ""
-    ts: float | None = None
-    tools: dict[str, str] = field(default_factory=dict)
-    patches: dict[str, str] = field(default_factory=dict)
-    ends: dict[str, dict[str, Any]] = field(default_factory=dict)
-    aborted: dict[str, float | None] = field(default_factory=dict)
-    answered: set[str] = field(default_factory=set)
-    searches: list[str] = field(default_factory=list)
-
-
-_FOLLOWED: dict[str, _State] = {}
+_FOLLOWED: dict[str, State] = {}
 
 
 # -- the format-module contract ---------------------------------------------------------------------
@@ -75,35 +65,44 @@ def sniff(path: str, head: bytes) -> int:
 
 
 def read(path: str) -> Iterator[Event]:
-    """Every event of a rollout; a call without an output by the end stays pending (or canceled when
-    its turn was aborted). Only a missing or unreadable file raises (OSError)."""
-    state = _State()
+    """Every event of a rollout; a call without an output by the end is ended by its ``*_end`` event if
+    one came, else stays pending (or canceled when its turn was aborted). Only a missing or unreadable
+    file raises (OSError). The state at the end is kept for following the file as it grows, so what was
+    decided at the end is not decided again when the missing records arrive."""
+    state = State()
     offset = 0
     with open(path, "rb") as fh:
         for number, line in enumerate(fh, 1):
             raw = RawRef(path, f"line {number}", offset, len(line.rstrip(b"\r\n")), protocol=NAME)
             offset += len(line)
             yield from _line(line, raw, state)
+    yield from unanswered_ends(state)
+    yield from _searched(state, last=True)
     for call_id, ts in state.aborted.items():
         if call_id not in state.answered:
+            state.answered.add(call_id)
+            state.decided.add(call_id)
             yield Result(call_id, Outcome.CANCELED, state.group, None, "interrupted", "turn aborted", ts)
+    _FOLLOWED[path] = state
 
 
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """The events of one appended line of a growing rollout (the file's state is kept between lines)."""
-    state = _FOLLOWED.setdefault(raw.source, _State())
+    state = _FOLLOWED.get(raw.source)
+    if state is None or raw.where == "line 1":  # a new file, or the old one truncated and restarted
+        state = _FOLLOWED[raw.source] = State()
     return list(_line(line, raw, state))
 
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one line ``raw`` points at again (links to other lines are not restored)."""
-    return list(_line(raw.read(), raw, _State()))
+    return list(_line(raw.read(), raw, State()))
 
 
 # -- lines ------------------------------------------------------------------------------------------
 
 
-def _line(line: bytes, raw: RawRef, state: _State) -> Iterator[Event]:
+def _line(line: bytes, raw: RawRef, state: State) -> Iterator[Event]:
     line = line.lstrip(_BOM) if line.startswith(_BOM) else line
     if not line.strip():
         return
@@ -121,7 +120,7 @@ def _line(line: bytes, raw: RawRef, state: _State) -> Iterator[Event]:
         yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
 
 
-def _record(record: dict[str, Any], raw: RawRef, state: _State) -> Iterator[Event]:
+def _record(record: dict[str, Any], raw: RawRef, state: State) -> Iterator[Event]:
     kind = record.get("type")
     payload = record.get("payload")
     if kind in _ENVELOPES and isinstance(payload, dict):
@@ -133,9 +132,17 @@ def _record(record: dict[str, Any], raw: RawRef, state: _State) -> Iterator[Even
         elif kind == "event_msg":
             yield from _event(payload, ts, raw, state)
         elif kind == "compacted":
-            yield Marker("compaction", "context compacted", state.group, ts, "system", raw)
+            summary = payload.get("message")
+            text = summary if isinstance(summary, str) else ""
+            yield Marker(
+                "compaction", "context compacted", state.group, ts, "system", raw, body=text[:TEXT_LIMIT]
+            )
+        elif kind == "world_state":
+            yield Skipped("world_state", raw.where)
         return
-    if kind in _ENVELOPES:
+    if kind == "world_state":
+        yield Skipped("world_state", raw.where)
+    elif kind in _ENVELOPES:
         yield Malformed(raw.where, f"{kind} record without a payload object", source=raw.source, raw=raw)
     elif record.get("record_type") == "state":
         return
@@ -145,7 +152,7 @@ def _record(record: dict[str, Any], raw: RawRef, state: _State) -> Iterator[Even
         yield from _item(record, None, raw, state)
 
 
-def _meta(payload: dict[str, Any], ts: float | None, raw: RawRef, state: _State) -> Iterator[Event]:
+def _meta(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
     session = str(payload.get("id") or "")
     if state.group and session == state.group:
         yield Skipped("session resumed", raw.where)  # a resumed thread repeats its session_meta
@@ -162,12 +169,12 @@ def _meta(payload: dict[str, Any], ts: float | None, raw: RawRef, state: _State)
     yield Marker("session", text, state.group, state.ts, "system", raw)
 
 
-def _item(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) -> Iterator[Event]:
+def _item(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
     kind = item.get("type")
     if kind in _CALLS:
         yield _call(item, ts, raw, state)
     elif kind in _OUTPUTS:
-        yield _output(item, ts, raw, state)
+        yield from _output(item, ts, raw, state)
     elif kind == "web_search_call":
         yield from _search(item, ts, raw, state)
     elif kind == "message":
@@ -178,7 +185,7 @@ def _item(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) ->
         yield Malformed(raw.where, "a record without a 'type'", source=raw.source, raw=raw)
 
 
-def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) -> Event:
+def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Event:
     call_id = item.get("call_id") or item.get("id")
     if not isinstance(call_id, str) or not call_id:
         return Malformed(raw.where, f"{item.get('type')} without a 'call_id'", source=raw.source, raw=raw)
@@ -200,55 +207,31 @@ def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) ->
         if isinstance(command, str) and "*** Begin Patch" in command:
             state.patches[call_id] = command
     state.tools[call_id] = name
+    target = args.get(POLLERS[name]) if name in POLLERS and isinstance(args, dict) else None
+    if isinstance(target, (int, str)) and not isinstance(target, bool):
+        state.polls[call_id] = str(target)
     summary = _values.arguments_summary(args)
     return Request(call_id, name, state.group, args, ts=ts, sender="assistant", raw=raw, summary=summary)
 
 
-def _output(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) -> Event:
+def _output(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id:
-        return Malformed(raw.where, f"{item.get('type')} without a 'call_id'", source=raw.source, raw=raw)
-    state.answered.add(call_id)
-    tool = state.tools.get(call_id, "")
-    output = item.get("output")
-    text = output_text(output)
-    end = state.ends.pop(call_id, {})
-    code = exit_code(text)
-    if isinstance(end.get("exit_code"), int):
-        code = end["exit_code"]
-    ended, message = outcome(text, code)
-    if end.get("success") is False and ended is Outcome.SUCCESS:
-        ended, message = Outcome.ERROR, str(end.get("stderr") or "patch not applied")[:200]
-    detail = _detail(tool, text, code, end, state.patches.pop(call_id, None))
-    diff = has_hunks(detail) if isinstance(detail, (PatchDetail, DisplayDetail)) else False
-    extra: dict[str, Any] = {}
-    seconds = end.get("duration_s") or duration_s(text)
-    if seconds is not None:
-        extra["duration_s"] = seconds
-    data = text[:TEXT_LIMIT] if isinstance(output, (str, list, dict)) else output
-    return Result(
-        call_id, ended, state.group, data, None if code in (None, 0) else str(code), message, ts, "tool", raw,
-        detail, diff, tool, extra=extra,
-    )  # fmt: skip
+        yield Malformed(raw.where, f"{item.get('type')} without a 'call_id'", source=raw.source, raw=raw)
+        return
+    found = item.get("output")
+    data = None if isinstance(found, (str, list, dict)) else found
+    yield from output(call_id, output_text(found), data, ts, raw, state)
 
 
-def _detail(tool: str, text: str, code: int | None, end: dict[str, Any], patch: str | None) -> Any:
-    changes = changes_detail(end.get("changes")) if "changes" in end else None
-    if changes is not None:
-        return changes
-    if patch is not None:
-        found = patch_detail(patch)
-        if found is not None:
-            return found
-    if tool in SHELL_TOOLS or code is not None:
-        stdout = str(end.get("aggregated_output") or end.get("stdout") or text)
-        return BashDetail(stdout[:TEXT_LIMIT], str(end.get("stderr") or ""), exit_code=code)
-    return TextDetail(text[:TEXT_LIMIT]) if text else None
-
-
-def _search(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) -> Iterator[Event]:
-    """A server-side web search: no call_id and no output item; its ``status`` is its result."""
-    call_id = str(item.get("id") or f"web_search@{raw.where}")
+def _search(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
+    """A server-side web search: no call_id and no output item; its ``status`` is its result. The
+    ``web_search_end`` event just before it (0.126, 0.145) gives its id and query."""
+    end = state.search_end
+    state.search_end = None
+    call_id = str(item.get("id") or (end or {}).get("call_id") or f"web_search@{raw.where}")
+    if call_id in state.decided:
+        return  # shown when the file ended after its web_search_end (a file read, then followed)
     found = item.get("action")
     action: dict[str, Any] = found if isinstance(found, dict) else {}
     state.searches.append(call_id)
@@ -258,28 +241,42 @@ def _search(item: dict[str, Any], ts: float | None, raw: RawRef, state: _State) 
     if status in ("completed", "failed"):
         ended = Outcome.SUCCESS if status == "completed" else Outcome.ERROR
         state.answered.add(call_id)
-        yield Result(call_id, ended, state.group, action, ts=ts, sender="server", raw=raw, tool="web_search")
+        data = end.get("results", action) if end else action
+        yield Result(call_id, ended, state.group, data, ts=ts, sender="server", raw=raw, tool="web_search")
 
 
-def _event(payload: dict[str, Any], ts: float | None, raw: RawRef, state: _State) -> Iterator[Event]:
+def _searched(state: State, last: bool = False) -> Iterator[Event]:
+    """A ``web_search_end`` no ``web_search_call`` item followed (another search, or the file ended):
+    the search still ran. At the end of a file the end is kept, so its item, if it comes, is known."""
+    end = state.search_end
+    if not last:
+        state.search_end = None
+    if end is None or str(end["call_id"]) in state.decided:
+        return
+    call_id, ts, raw = str(end["call_id"]), end.get("_ts"), end["_raw"]
+    if last:
+        state.decided.add(call_id)
+    query = {"query": end.get("query")}
+    yield Request(call_id, "web_search", state.group, query, ts=ts, sender="assistant", raw=raw,
+                  summary=_values.arguments_summary(query))  # fmt: skip
+    yield Result(call_id, Outcome.SUCCESS, state.group, end.get("results"), ts=ts, sender="server", raw=raw,
+                 tool="web_search")  # fmt: skip
+
+
+def _event(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
     kind = payload.get("type")
     call_id = payload.get("call_id")
     if kind in _ENDS and isinstance(call_id, str):
-        if call_id in state.answered:
-            return
-        end = dict(payload)
-        duration = payload.get("duration")
-        if isinstance(duration, dict):
-            secs, nanos = duration.get("secs"), duration.get("nanos")
-            if isinstance(secs, (int, float)):
-                end["duration_s"] = secs + (nanos / 1e9 if isinstance(nanos, (int, float)) else 0.0)
-        if call_id in state.tools:
-            state.ends[call_id] = end
-        elif payload.get("source") == "user_shell":
-            command = payload.get("command")
-            words = " ".join(command) if isinstance(command, list) else str(command or "")
-            yield Message(
-                "user_shell", f"$ {words} (exit {payload.get('exit_code')})", state.group, ts, "user", raw
+        yield from _end(kind, call_id, payload, ts, raw, state)
+    elif kind == "web_search_end" and isinstance(call_id, str) and call_id:
+        yield from _searched(state)
+        state.search_end = {**payload, "_ts": ts, "_raw": raw}
+    elif kind == "guardian_assessment":
+        target, status = payload.get("target_item_id"), payload.get("status")
+        if isinstance(target, str) and status not in (None, "in_progress"):
+            risk = f" ({payload.get('risk_level')} risk)" if payload.get("risk_level") else ""
+            state.reviews[target] = (
+                f"automatic review: {status}{risk}: {payload.get('rationale') or ''}".strip()
             )
     elif kind == "turn_aborted":
         for open_id in state.tools:
@@ -289,3 +286,48 @@ def _event(payload: dict[str, Any], ts: float | None, raw: RawRef, state: _State
         yield Marker("aborted", f"turn aborted ({reason})", state.group, ts, "system", raw)
     elif kind == "user_message":
         return  # the same text is a response_item message
+
+
+def _end(
+    kind: str, call_id: str, payload: dict[str, Any], ts: float | None, raw: RawRef, state: State
+) -> Iterator[Event]:
+    end = dict(payload)
+    duration = payload.get("duration")
+    if isinstance(duration, dict):
+        secs, nanos = duration.get("secs"), duration.get("nanos")
+        if isinstance(secs, (int, float)):
+            end["duration_s"] = secs + (nanos / 1e9 if isinstance(nanos, (int, float)) else 0.0)
+    if kind.startswith("collab_"):
+        state.spawned[call_id] = end
+    if call_id in state.tools:
+        yield from end_event(call_id, end, ts, raw, state)
+    elif payload.get("source") == "user_shell":
+        yield _user_shell(payload, ts, raw, state)
+    elif kind == "patch_apply_end" and isinstance(payload.get("changes"), dict):
+        # 0.145 code mode: the patch ran inside an ``exec`` script, under an ``exec-<uuid>`` id no call
+        # has; its changes are that script's diff (the newest exec call still open).
+        script = next(
+            (c for c in reversed(state.tools) if state.tools[c] == "exec" and c not in state.answered), None
+        )
+        if script is None:
+            yield Skipped("patch applied by no known call", raw.where)
+        else:
+            state.changes.setdefault(script, {}).update(payload["changes"])
+    else:
+        yield Skipped(f"{kind} for no known call", raw.where)
+
+
+def _user_shell(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Message:
+    """A command the user ran themselves (``!cmd`` in the TUI): no call asked for it, so it is shown as
+    what the user did, with its exit code and output, not as an orphan result."""
+    command = payload.get("command")
+    words = (
+        command_line(command)
+        if isinstance(command, list) and all(isinstance(w, str) for w in command)
+        else str(command or "")
+    )
+    text = f"$ {words}  (exit {payload.get('exit_code')})"
+    shown = str(payload.get("aggregated_output") or payload.get("stdout") or "")
+    if shown:
+        text += "\n" + shown[:TEXT_LIMIT]
+    return Message("user_shell", text, state.group, ts, "user", raw)

@@ -11,7 +11,12 @@ from inspector.model.events import Outcome
 
 # Where the exit code lives, by version (see ../shared/reference/agent-formats.md 1.6).
 _EXIT_TEXT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$", re.MULTILINE)
-_WALL = re.compile(r"^Wall time: ([0-9.]+) seconds", re.MULTILINE)
+_WALL = re.compile(r"^Wall time:? ([0-9.]+) seconds", re.MULTILINE)
+_RUNNING = re.compile(
+    r"^(?:Process running with session ID|Script running with cell ID) (\w+)\s*$", re.MULTILINE
+)
+# The header lines a shell output starts with (0.77 shell_command, exec_command, 0.145 apply_patch)
+_HEADER = ("Command: ", "Chunk ID: ", "Exit code: ", "Wall time: ", "Process exited", "Process running")
 _DENIED = ("rejected by user", "user denied", "Rejected(", "denied by user")
 _CANCELED = ("aborted by user", "interrupted by user", "command aborted", "was interrupted")
 _ERRORS = (
@@ -98,10 +103,49 @@ def duration_s(text: str) -> float | None:
         return None
 
 
+def body(text: str) -> str:
+    """What the command printed: a legacy JSON output's ``output``, the text items of a JSON content
+    list (legacy MCP), the part after ``Output:`` of a text with a header (0.77+); else ``text``."""
+    stripped = text.lstrip()
+    if stripped[:1] in ("{", "["):
+        try:
+            value = json.loads(stripped)
+        except (ValueError, RecursionError):
+            return text
+        inner = value.get("output") if isinstance(value, dict) else None
+        if isinstance(inner, str) and "metadata" in value:
+            return inner
+        if isinstance(value, list) and value and all(isinstance(v, dict) and "text" in v for v in value):
+            return output_text(value)
+        return text
+    if text.startswith(_HEADER):
+        head, found, rest = text.partition("\nOutput:\n")
+        if found and len(head) < 2000:
+            return rest
+    return text
+
+
+def running(text: str) -> str | None:
+    """The session (exec_command) or cell (code mode) of a process still running, from its output."""
+    found = _RUNNING.search(text[:2000])
+    return found.group(1) if found and exit_code(text) is None else None
+
+
+def script(text: str) -> str | None:
+    """``completed``, ``failed`` or ``running``: how a code-mode output's first item says the script did."""
+    for state in ("completed", "failed", "running"):
+        if text.startswith(f"Script {state}"):
+            return state
+    return None
+
+
 def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
     """How the output says the call ended, and the message when it did not succeed."""
     head = text[:400]
     first = head.strip().splitlines()[0] if head.strip() else ""
+    state = script(text)
+    if state is not None:  # code mode: the script's own verdict, whatever the commands inside exited with
+        return (Outcome.ERROR, first) if state == "failed" else (Outcome.SUCCESS, None)
     if any(mark in head for mark in _DENIED):
         return Outcome.DENIED, first
     if any(mark in head for mark in _CANCELED):

@@ -24,10 +24,23 @@ def _scan(path: Path) -> Counter[str]:
     counts: Counter[str] = Counter()
     calls: dict[str, str] = {}
     outputs: dict[str, str] = {}
+    # A command still running when exec_command returned ("Process running with session ID N") is
+    # decided by its exec_command_end, else by a later write_stdin output for session N; else it is open.
+    running: dict[str, str] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         item = record.get("payload", record)
         kind = item.get("type")
+        if kind == "exec_command_end" and item.get("call_id") in running:
+            session = running.pop(item["call_id"])
+            outputs[item["call_id"]] = f"Exit code: {item['exit_code']}"
+            running = {k: v for k, v in running.items() if v != session}
+        elif kind == "function_call_output" and calls.get(item["call_id"], "").startswith('{"session_id"'):
+            session = str(json.loads(calls[item["call_id"]])["session_id"])
+            starter = next((k for k, v in running.items() if v == session), None)
+            if starter is not None and "Process exited with code" in item["output"]:
+                outputs[starter] = item["output"]
+                del running[starter]
         if kind in ("function_call", "custom_tool_call"):
             calls[item["call_id"]] = item.get("arguments") or item.get("input") or ""
         elif kind == "web_search_call":
@@ -36,6 +49,10 @@ def _scan(path: Path) -> Counter[str]:
         elif kind in ("function_call_output", "custom_tool_call_output"):
             out = item["output"]
             outputs[item["call_id"]] = out if isinstance(out, str) else json.dumps(out)
+            found = re.search(r"^Process running with session ID (\d+)$", outputs[item["call_id"]], re.M)
+            if found:
+                running[item["call_id"]] = found.group(1)
+                del outputs[item["call_id"]]
     for text in outputs.values():
         codes = [int(next(g for g in m.groups() if g)) for m in _EXIT.finditer(text)]
         if "rejected by user" in text or "Rejected(" in text:
@@ -95,8 +112,10 @@ PINNED = {
     "0h-n0": (303, 37, 0, 1, 32),
     "AcidicSoil_codex-session-view_": (39, 3, 0, 0, 2),
     "AcidicSoil_codex-session-viewer": (246, 21, 0, 0, 89),
-    "olivia215215_cabinet-governance__rollout-2026-04": (29, 4, 3, 0, 4),
-    "olivia215215_cabinet-governance__rollout-2026-05": (46, 1, 0, 0, 5),
+    # 04: `node server.js` still running at the end of the file (no exit code ever) is open, not a success;
+    # 05: a command that returned "Process running" then exited 1 (exec_command_end) is a failure.
+    "olivia215215_cabinet-governance__rollout-2026-04": (29, 4, 3, 1, 4),
+    "olivia215215_cabinet-governance__rollout-2026-05": (46, 2, 0, 0, 5),
 }
 
 
