@@ -207,9 +207,10 @@ def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> 
         if isinstance(command, str) and "*** Begin Patch" in command:
             state.patches[call_id] = command
     state.tools[call_id] = name
-    target = args.get(POLLERS[name]) if name in POLLERS and isinstance(args, dict) else None
-    if isinstance(target, (int, str)) and not isinstance(target, bool):
-        state.polls[call_id] = str(target)
+    if name in POLLERS and isinstance(args, dict):
+        target = next((args[key] for key in POLLERS[name] if key in args), None)
+        if isinstance(target, (int, str)) and not isinstance(target, bool):
+            state.polls[call_id] = str(target)
     summary = _values.arguments_summary(args)
     return Request(call_id, name, state.group, args, ts=ts, sender="assistant", raw=raw, summary=summary)
 

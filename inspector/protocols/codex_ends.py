@@ -28,8 +28,9 @@ from inspector.protocols.codex_patch import changes_detail, has_hunks, patch_det
 TEXT_LIMIT = 20_000
 # Tools whose output may say "still running": the call that started it is decided later.
 STARTERS = ("exec_command", "exec")
-# Tools that poll a running process or script by the id the starter's output gave.
-POLLERS = {"write_stdin": "session_id", "wait": "cell_id"}
+# Tools that poll a running process or script by the id the starter's output gave, and the argument
+# that holds it (code mode's ``wait`` is not described by the reference: any of these names).
+POLLERS = {"write_stdin": ("session_id",), "wait": ("cell_id", "cell", "id", "session_id")}
 
 
 @dataclass

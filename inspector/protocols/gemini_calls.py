@@ -13,6 +13,7 @@ from inspector.textsafe import one_line
 
 SHELL = "run_shell_command"
 SUMMARY_LIMIT = 120
+DISPLAY_LINES = 2000
 # The statuses a call ends with (gemini-cli core/coreToolScheduler.ts); others (scheduled,
 # validating, awaiting_approval, executing) mean the call is still running.
 DONE = frozenset(("success", "error", "cancelled", "canceled"))
@@ -195,9 +196,53 @@ def _details(tool: str, display: Any, output: Any) -> tuple[Any, bool]:
         return _patch(display)
     if tool == SHELL and isinstance(output, str):
         return BashDetail(output, exit_code=exit_code(output)), False
-    if isinstance(display, str) and display:
-        return TextDetail(display), False
+    shown = display_text(display)
+    if shown:
+        return TextDetail(shown), False
     return None, False
+
+
+def display_text(display: Any) -> str:
+    """A ``resultDisplay`` as the text it shows: a string; ``{summary, files}`` (list_directory) or
+    ``{summary, matches}`` (grep) as the summary and one line per entry; a list of lines of styled
+    spans ``[[{text, bold, fg, ...}, ...], ...]`` (2026-04 shell output) as their text. '' for others."""
+    if isinstance(display, str):
+        return display
+    lines: list[str] = []
+    if isinstance(display, dict):
+        summary = display.get("summary")
+        if isinstance(summary, str) and summary:
+            lines.append(summary)
+        for key in ("files", "matches"):
+            items = display.get(key)
+            if isinstance(items, list):
+                lines += [_entry(item) for item in items[:DISPLAY_LINES]]
+    elif isinstance(display, list):
+        lines = [_spans(line) for line in display[:DISPLAY_LINES]]
+    return "\n".join(lines)
+
+
+def _entry(item: Any) -> str:
+    """One file or match: a name, or ``path:line: text`` of a grep match."""
+    if not isinstance(item, dict):
+        return _spans(item)
+    path = next((item[k] for k in ("filePath", "file", "path", "name") if isinstance(item.get(k), str)), "")
+    number = next((item[k] for k in ("lineNumber", "line_number") if isinstance(item.get(k), int)), None)
+    text = next((item[k] for k in ("line", "text", "content") if isinstance(item.get(k), str)), "")
+    where = f"{path}:{number}" if number is not None else path
+    return f"{where}: {text}" if where and text else where or text
+
+
+def _spans(line: Any) -> str:
+    """The text of one line of styled spans (a list of ``{text, ...}``), a span, or a plain value."""
+    if isinstance(line, str):
+        return line
+    if isinstance(line, dict):
+        text = line.get("text")
+        return text if isinstance(text, str) else ""
+    if isinstance(line, list):
+        return "".join(_spans(span) for span in line if not isinstance(span, list))
+    return "" if line is None else str(line)
 
 
 def _patch(display: dict[str, Any]) -> tuple[PatchDetail, bool]:

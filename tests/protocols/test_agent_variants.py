@@ -12,10 +12,10 @@ from pathlib import Path
 from typing import Any
 
 from inspector.model.call import Call
-from inspector.model.details import BashDetail, DisplayDetail, PatchDetail
+from inspector.model.details import BashDetail, DisplayDetail, PatchDetail, TextDetail
 from inspector.model.events import Event, Malformed, Marker, Message, Outcome, Request, Result, Skipped
 from inspector.model.store import CallStore
-from inspector.protocols import codex, detect
+from inspector.protocols import codex, detect, gemini
 
 SESSION = "019e0000-0000-7000-8000-000000000001"
 
@@ -56,6 +56,7 @@ def event(payload: dict[str, Any], second: int = 2) -> dict[str, Any]:
 
 def write(tmp_path: Path, records: list[Any], name: str = "rollout-2026-05-12T10-00-00-x.jsonl") -> Path:
     path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text("".join(json.dumps(r, ensure_ascii=False) + "\n" for r in records), encoding="utf-8")
     return path
 
@@ -403,19 +404,32 @@ def test_codex_patch_apply_end_changes_are_a_diff(tmp_path: Path) -> None:
     assert [line.kind for h in x.details.hunks for line in h.lines] == [" ", "-", "+"]
 
 
-def test_codex_patch_apply_failed(tmp_path: Path) -> None:
+def test_codex_apply_patch_outputs_by_version(tmp_path: Path) -> None:
+    """0.77+ ``apply_patch`` custom tool: a rejected patch fails; 0.145's text output ``Exit code: 0 ...``
+    succeeds and shows the patch as a diff."""
+    patch = "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch"
     records = [
         meta("0.77.0"),
-        custom("apply_patch", "*** Begin Patch\n*** Update File: a.py\n@@\n-x\n+y\n*** End Patch", "call_p"),
+        custom("apply_patch", patch, "call_p"),
         output(
             "call_p",
             "apply_patch verification failed: Failed to find expected lines in a.py",
             3,
             kind="custom_tool_call_output",
         ),  # fmt: skip
+        custom("apply_patch", patch, "call_q", 4),
+        output(
+            "call_q",
+            "Exit code: 0\nWall time: 0.1 seconds\nOutput:\nSuccess. Updated the following files:\nM a.py\n",
+            5,
+            kind="custom_tool_call_output",
+        ),  # fmt: skip
     ]
     _, store = load(write(tmp_path, records))
     assert first(store, "call_p").outcome is Outcome.ERROR
+    q = first(store, "call_q")
+    assert q.outcome is Outcome.SUCCESS and q.has_diff and isinstance(q.details, PatchDetail)
+    assert q.data.startswith("Success.")
 
 
 def test_codex_mcp_tool_call_end_and_mcp_errors(tmp_path: Path) -> None:
@@ -630,3 +644,207 @@ def test_codex_file_ending_mid_call(tmp_path: Path) -> None:
     store.ingest_many(events)
     assert calls(store)["call_a"].result is None
     assert len([e for e in events if isinstance(e, Malformed)]) == 1  # the cut line, and only it
+
+
+# -- Gemini CLI -------------------------------------------------------------------------------------
+
+G_HEADER = {"sessionId": "9330d511-aaaa-bbbb-cccc-000000000001", "projectHash": "ab12", "startTime":
+            "2026-04-25T08:00:00.000Z", "lastUpdated": "2026-04-25T08:00:09.000Z", "kind": "main"}  # fmt: skip
+
+
+def g_call(call_id: str, name: str, args: dict[str, Any], status: str, response: dict[str, Any] | None,
+           display: Any = None, second: int = 2) -> dict[str, Any]:  # fmt: skip
+    entry: dict[str, Any] = {"id": call_id, "name": name, "args": args, "status": status,
+                             "timestamp": f"2026-04-25T08:00:{second:02d}.000Z", "resultDisplay": display,
+                             "displayName": name, "description": "", "renderOutputAsMarkdown": True}  # fmt: skip
+    if response is not None:
+        entry["result"] = [{"functionResponse": {"id": call_id, "name": name, "response": response}}]
+    return entry
+
+
+def g_msg(
+    message_id: str, kind: str, content: Any, calls: list[Any] | None = None, second: int = 1
+) -> dict[str, Any]:
+    message: dict[str, Any] = {"id": message_id, "timestamp": f"2026-04-25T08:00:{second:02d}.000Z", "type": kind,
+                               "content": content}  # fmt: skip
+    if kind == "gemini":
+        message.update(thoughts=[], tokens={"input": 1, "output": 1, "cached": 0, "thoughts": 0, "tool": 0,
+                                            "total": 2}, model="gemini-2.5-pro")  # fmt: skip
+    if calls is not None:
+        message["toolCalls"] = calls
+    return message
+
+
+def g_document(tmp_path: Path, messages: list[Any], name: str = "session-2026-04-25T08-00-9330d511.json",
+               **more: Any) -> Path:  # fmt: skip
+    path = tmp_path / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps({**G_HEADER, **more, "messages": messages}, indent=2), encoding="utf-8")
+    return path
+
+
+def g_lines(tmp_path: Path, records: list[Any]) -> Path:
+    return write(tmp_path, [G_HEADER, *records], "session-2026-04-25T08-00-9330d511.jsonl")
+
+
+def texts(events: list[Event]) -> list[tuple[str, str]]:
+    return [(e.kind, e.text) for e in events if isinstance(e, Message)]
+
+
+def test_gemini_json_document_and_jsonl_layouts_and_both_user_content_shapes(tmp_path: Path) -> None:
+    """JSON document (Dec 2025/Jan 2026: user content a string) and JSON Lines (Apr 2026: a list of parts)."""
+    ls = g_call("run_shell_command-1766612345678-3f9a2b", "run_shell_command", {"command": "ls"}, "success",
+                {"output": "Command: ls\nDirectory: (root)\nOutput: a\nError: (none)\nExit Code: 0\nSignal: 0"})  # fmt: skip
+    doc = g_document(
+        tmp_path / "a", [g_msg("m1", "user", "list the files"), g_msg("m2", "gemini", "", [ls], 2)]
+    )
+    events, store = load(doc, gemini)
+    assert texts(events) == [("user", "list the files")]
+    assert first(store, ls["id"]).outcome is Outcome.SUCCESS
+    parts = [{"text": "list the "}, {"text": "files"}]
+    lines = g_lines(tmp_path / "b", [g_msg("m1", "user", parts), g_msg("m2", "gemini", "", [ls], 2)])
+    events, store = load(lines, gemini)
+    assert texts(events) == [("user", "list the \nfiles")]
+    assert list(calls(store)) == [ls["id"]]
+
+
+def test_gemini_jsonl_set_and_a_message_rewritten_by_id(tmp_path: Path) -> None:
+    """The same message id written again (first without, then with toolCalls): the last one wins."""
+    running = g_call("read_file_1777104000000_0", "read_file", {"file_path": "/w/a"}, "executing", None)
+    done = g_call("read_file_1777104000000_0", "read_file", {"file_path": "/w/a"}, "success", {"output": "x"})
+    records = [
+        g_msg("m2", "gemini", "reading"),
+        {"$set": {"lastUpdated": "2026-04-25T08:00:03.000Z"}},
+        g_msg("m2", "gemini", "reading", [running]),
+        g_msg("m2", "gemini", "reading", [done]),
+        {"$set": {"lastUpdated": "2026-04-25T08:00:05.000Z"}},
+    ]
+    events, store = load(g_lines(tmp_path, records), gemini)
+    assert list(calls(store)) == ["read_file_1777104000000_0"] and store.duplicate_results == 0
+    assert first(store, "read_file_1777104000000_0").outcome is Outcome.SUCCESS
+    assert texts(events) == [("assistant", "reading")]
+
+
+def test_gemini_statuses_and_response_shapes(tmp_path: Path) -> None:
+    """success/error/cancelled; response {output}, {error}, both, {} (an MCP call with no output)."""
+    denied = "[Operation Cancelled] Reason: User denied execution."
+    cancelled = "[Operation Cancelled] Reason: User cancelled the operation."
+    entries = [
+        g_call("a1b2c3d4", "read_file", {"file_path": "/w/a"}, "success", {"output": "text"}),
+        g_call("e5f6g7h8", "read_file", {"file_path": "/w/b"}, "error", {"error": "File not found: /w/b"}),
+        g_call("i9j0k1l2", "run_shell_command", {"command": "rm -rf /"}, "cancelled", {"error": denied}),
+        g_call("m3n4o5p6", "run_shell_command", {"command": "sleep 9"}, "cancelled", {"error": cancelled}),
+        g_call(
+            "q7r8s9t0",
+            "write_file",
+            {"file_path": "/w/c"},
+            "error",
+            {"output": "partial", "error": "disk full"},
+        ),
+        g_call("u1v2w3x4", "mcp_postgresql_execute_sql", {"sql": "select 1"}, "success", {}),
+    ]
+    _, store = load(g_lines(tmp_path, [g_msg("m1", "gemini", "", entries)]), gemini)
+    got = {i: first(store, i) for i in calls(store)}
+    assert [r.outcome for r in got.values()] == [Outcome.SUCCESS, Outcome.ERROR, Outcome.DENIED, Outcome.CANCELED,
+                                                  Outcome.ERROR, Outcome.SUCCESS]  # fmt: skip
+    assert "File not found" in (got["e5f6g7h8"].error_message or "")
+    assert "disk full" in (got["q7r8s9t0"].error_message or "")
+
+
+def test_gemini_shell_exit_code_only_in_the_text(tmp_path: Path) -> None:
+    """Shell calls keep status success when the command fails: older layout ``Exit Code: N`` always
+    (0 included), newer layout ``Exit Code: N`` only when N is not 0."""
+    old_ok = "Command: ls\nDirectory: (root)\nOutput: a\nError: (none)\nExit Code: 0\nSignal: (none)"
+    old_bad = (
+        "Command: make\nDirectory: (root)\nOutput: (empty)\nError: make: not found\nExit Code: 127\nSignal: 0"
+    )
+    new_ok = "Output: built"
+    new_bad = "Output: fatal: not a git repository\nExit Code: 128\nProcess Group PGID: 4242"
+    entries = [
+        g_call(f"run_shell_command_1777104000000_{n}", "run_shell_command", {"command": "x"}, "success", {"output": out})
+        for n, out in enumerate((old_ok, old_bad, new_ok, new_bad))
+    ]  # fmt: skip
+    _, store = load(g_lines(tmp_path, [g_msg("m1", "gemini", "", entries)]), gemini)
+    results = [first(store, e["id"]) for e in entries]
+    assert [r.outcome for r in results] == [Outcome.SUCCESS, Outcome.ERROR, Outcome.SUCCESS, Outcome.ERROR]
+    assert [r.error_code for r in results] == [None, "exit 127", None, "exit 128"]
+    assert isinstance(results[3].details, BashDetail) and results[3].details.exit_code == 128
+
+
+def test_gemini_result_display_shapes(tmp_path: Path) -> None:
+    """``resultDisplay``: {fileDiff,...} (a real diff), a string, {summary, files}, {summary, matches},
+    and a shell's list of lines of styled spans: each shown as what it says, never as a raw dict."""
+    diff = ("Index: a.py\n===================================================================\n--- a.py\tCurrent\n"
+            "+++ a.py\tProposed\n@@ -1,2 +1,2 @@\n x = 1\n-y = 2\n+y = 3\n")  # fmt: skip
+    file_diff = {"fileDiff": diff, "fileName": "a.py", "filePath": "/w/a.py", "originalContent": "x = 1\ny = 2\n",
+                 "newContent": "x = 1\ny = 3\n", "isNewFile": False,
+                 "diffStat": {"model_added_lines": 1, "model_removed_lines": 1}}  # fmt: skip
+    files = {"summary": "Listed 2 item(s).", "files": ["a.py", "[DIR] src"]}
+    matches = {
+        "summary": "Found 1 match",
+        "matches": [{"filePath": "a.py", "lineNumber": 2, "line": "y = 3"}],
+    }
+    spans = [[{"text": "total 8", "bold": False, "italic": False, "fg": "", "bg": ""}],
+             [{"text": "-rw-r--r-- ", "fg": "#aaa"}, {"text": "a.py", "bold": True}]]  # fmt: skip
+    entries = [
+        g_call("replace_1_0", "replace", {"file_path": "/w/a.py"}, "success", {"output": "ok"}, file_diff),
+        g_call("read_1_1", "read_file", {"file_path": "/w/a.py"}, "success", {"output": "x"}, "Read 2 lines"),
+        g_call(
+            "ls_1_2", "list_directory", {"dir_path": "/w"}, "success", {"output": "a.py\n[DIR] src"}, files
+        ),
+        g_call(
+            "grep_1_3", "grep_search", {"pattern": "y ="}, "success", {"output": "a.py:2: y = 3"}, matches
+        ),
+        g_call(
+            "sh_1_4",
+            "run_shell_command",
+            {"command": "ls -l"},
+            "success",
+            {"output": "Output: total 8"},
+            spans,
+        ),
+        g_call("bg_1_5", "list_background_processes", {}, "success", {"output": "none"}, spans),
+    ]
+    _, store = load(g_lines(tmp_path, [g_msg("m1", "gemini", "", entries)]), gemini)
+    got = {i: first(store, i) for i in calls(store)}
+    patch = got["replace_1_0"]
+    assert patch.has_diff and isinstance(patch.details, PatchDetail)
+    assert [line.kind for h in patch.details.hunks for line in h.lines] == [" ", "-", "+"]
+    assert isinstance(got["read_1_1"].details, TextDetail) and got["read_1_1"].details.text == "Read 2 lines"
+    listed = got["ls_1_2"].details
+    assert isinstance(listed, TextDetail) and listed.text == "Listed 2 item(s).\na.py\n[DIR] src"
+    grep = got["grep_1_3"].details
+    assert isinstance(grep, TextDetail) and grep.text == "Found 1 match\na.py:2: y = 3"
+    assert isinstance(got["sh_1_4"].details, BashDetail)
+    styled = got["bg_1_5"].details
+    assert isinstance(styled, TextDetail) and styled.text == "total 8\n-rw-r--r-- a.py"
+
+
+def test_gemini_subagent_file_and_delegate_to_agent(tmp_path: Path) -> None:
+    """``kind: subagent`` files live in ``chats/<parentSessionId>/<id>.json``, their ``sessionId`` is the
+    short file id and call ids are ``<subagentId>#<turn>-<n>``; the parent's ``delegate_to_agent`` call."""
+    parent = "9330d511-aaaa-bbbb-cccc-000000000001"
+    delegate = g_call("delegate_to_agent-1766612345678-a1b2c3", "delegate_to_agent",
+                      {"agent_name": "codebase_investigator", "objective": "find the parser"}, "success",
+                      {"output": "Subagent codebase_investigator finished: the parser is in src/p.ts"})  # fmt: skip
+    doc = g_document(tmp_path / "chats", [g_msg("m1", "gemini", "", [delegate])])
+    _, store = load(doc, gemini)
+    assert calls(store)[delegate["id"]].request.summary == "find the parser"
+    assert first(store, delegate["id"]).outcome is Outcome.SUCCESS
+    sub = g_call("k3x9q2#0-0", "grep_search", {"pattern": "parse"}, "success", {"output": "src/p.ts:1"})
+    path = g_document(tmp_path / "chats" / parent, [g_msg("m1", "user", [{"text": "find the parser"}]),
+                      g_msg("m2", "gemini", "", [sub], 2)], name="k3x9q2.json", kind="subagent",
+                      sessionId="k3x9q2", directories=["/w"])  # fmt: skip
+    events, store = load(path, gemini)
+    assert (
+        calls(store)["k3x9q2#0-0"].group == "k3x9q2" and first(store, "k3x9q2#0-0").outcome is Outcome.SUCCESS
+    )
+
+
+def test_gemini_info_and_error_messages(tmp_path: Path) -> None:
+    records = [
+        g_msg("m1", "info", "Request cancelled."),
+        g_msg("m2", "error", "[API Error: 429 quota]", second=2),
+    ]
+    events, _ = load(g_lines(tmp_path, records), gemini)
+    assert texts(events) == [("info", "Request cancelled."), ("error", "[API Error: 429 quota]")]
