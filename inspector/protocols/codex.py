@@ -78,12 +78,19 @@ def read(path: str) -> Iterator[Event]:
             yield from _line(line, raw, state)
     yield from unanswered_ends(state)
     yield from _searched(state, last=True)
+    yield from _cancel_aborted(state)
+    _FOLLOWED[path] = state
+
+
+def _cancel_aborted(state: State) -> Iterator[Event]:
+    """The calls an aborted turn left open, canceled once the next turn starts or the file ends (an
+    output written just after the abort still counts); a later output for one of them is dropped."""
     for call_id, ts in state.aborted.items():
         if call_id not in state.answered:
             state.answered.add(call_id)
             state.decided.add(call_id)
             yield Result(call_id, Outcome.CANCELED, state.group, None, "interrupted", "turn aborted", ts)
-    _FOLLOWED[path] = state
+    state.aborted.clear()
 
 
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
@@ -285,8 +292,8 @@ def _event(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State)
                 state.aborted.setdefault(open_id, ts)
         reason = payload.get("reason") or "aborted"
         yield Marker("aborted", f"turn aborted ({reason})", state.group, ts, "system", raw)
-    elif kind == "user_message":
-        return  # the same text is a response_item message
+    elif kind in ("user_message", "task_started"):
+        yield from _cancel_aborted(state)  # a new turn: the text itself is a response_item message
 
 
 def _end(

@@ -52,7 +52,7 @@ class State:
     polls: dict[str, str] = field(default_factory=dict)  # poller call id -> session / cell id
     running: dict[str, str] = field(default_factory=dict)  # session / cell id -> starter call id
     held: dict[str, str] = field(default_factory=dict)  # starter call id -> its output so far
-    decided: set[str] = field(default_factory=set)  # ended when the file ended (no output had come)
+    decided: set[str] = field(default_factory=set)  # ended without their output (file end, aborted turn)
 
 
 def output(

@@ -27,7 +27,7 @@ from agent_records import (
 )
 
 from inspector.model.details import BashDetail
-from inspector.model.events import Malformed, Marker, Message, Outcome, Request, Result, Skipped
+from inspector.model.events import Malformed, Marker, Message, Outcome, RawRef, Request, Result, Skipped
 from inspector.model.store import CallStore
 from inspector.protocols import codex
 
@@ -226,6 +226,28 @@ def test_codex_turn_aborted_cancels_open_calls(tmp_path: Path) -> None:
     assert first(store, "call_a").outcome is Outcome.CANCELED
     assert first(store, "call_b").outcome is Outcome.SUCCESS
     assert any(isinstance(e, Marker) and "interrupted" in e.text for e in events)
+
+
+def test_codex_turn_aborted_while_following_cancels_when_the_next_turn_starts(tmp_path: Path) -> None:
+    """Following a live rollout: the interrupted call is canceled as soon as the next turn starts, not
+    left pending until a file end that never comes; its late output, if any, is not a second result."""
+    records = [
+        meta("0.77.0"),
+        call("shell_command", {"command": "sleep 100"}, "call_a"),
+        event({"type": "turn_aborted", "reason": "interrupted"}, 3),
+        event({"type": "user_message", "message": "try again"}, 4),
+        output("call_a", "aborted by user", 5),
+    ]
+    path = tmp_path / "rollout-live.jsonl"
+    store = CallStore()
+    for number, record in enumerate(records, 1):
+        line = (json.dumps(record) + "\n").encode()
+        raw = RawRef(str(path), f"line {number}", 0, len(line) - 1, protocol="codex")
+        for item in codex.decode_line(line, raw):
+            store.ingest(item)
+        if number == 4:
+            assert first(store, "call_a").outcome is Outcome.CANCELED
+    assert len(calls(store)["call_a"].results) == 1 and store.orphans == []
 
 
 def test_codex_compacted_and_world_state(tmp_path: Path) -> None:
