@@ -81,7 +81,10 @@ async def test_the_browser_shows_nested_counts_and_titles_and_moves_like_the_lis
         deep = table.get_row_at(rows["a7da6a22"])
         assert "123" in [str(cell) for cell in deep]  # 108 in the session file + 15 in its agent file
         assert "Claude Code CLI Tool Development Summary" in [str(cell) for cell in deep]
-        assert "Empty Repo Setup: CLAUDE.md Foundation Created" in screen_text(app)
+        # the rows are known before they are painted: wait on the screen, not on the data
+        assert await wait_for(
+            pilot, lambda: "Empty Repo Setup: CLAUDE.md Foundation Created" in screen_text(app)
+        )
         last = len(screen.sessions) - 1
         for key, row in (("G", last), ("g", 0), ("j", 1), ("j", 2), ("k", 1), ("end", last), ("home", 0)):
             await pilot.press(key)
