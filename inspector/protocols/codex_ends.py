@@ -148,6 +148,8 @@ def result(
     detail = _detail(tool, shown, code, end, more, state.patches.pop(call_id, None))
     diff = has_hunks(detail) if isinstance(detail, (PatchDetail, DisplayDetail)) else False
     extra = _extra(call_id, "" if before else text, end, state)
+    if ended is Outcome.DENIED and "review" in extra:
+        message = str(extra["review"])[:300]  # why the reviewer refused, not the wrapper's text
     value = shown[:TEXT_LIMIT] if data is None or isinstance(data, (str, list, dict)) else data
     return Result(
         call_id, ended, state.group, value, None if code in (None, 0) else str(code), message, ts, "tool", raw,

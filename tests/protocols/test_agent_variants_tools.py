@@ -318,3 +318,4 @@ def test_codex_guardian_assessment(tmp_path: Path) -> None:
     got = first(store, "call_g")
     assert got.outcome is Outcome.DENIED
     assert "Sends data to an unknown host." in got.extra["review"]
+    assert (got.error_message or "").startswith("automatic review: denied (high risk): Sends data")
