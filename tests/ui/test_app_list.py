@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import NASTY, SIZE, T0, make_app, nasty_store, request, result, sample_store
 
 from inspector.model import Call, CallStore, FakeClock, Malformed, Message, OrphanResult
@@ -173,7 +173,7 @@ async def test_results_arriving_later_update_the_row_in_place():
         await pilot.pause()
         assert "pending" in screen_text(app)
         store.ingest(result("a", ts=T0 + 0.25))
-        await pilot.pause()
+        await wait_for(pilot, lambda: "250ms" in screen_text(app))  # repaints are throttled by a timer
         line = next(line for line in screen_text(app).splitlines() if "web_search" in line)
         assert "ok" in line and "250ms" in line
 
@@ -193,6 +193,7 @@ async def test_a_rebuild_while_a_loader_is_ahead_never_shows_a_row_twice():
         store.ingest(request("a", ts=T0))
         screen = app.screen
         screen.view.rebuild(clock.now())  # e.g. a fold or a filter before the feed was drained
+        await wait_for(pilot, lambda: screen.presenter.feed is not None and screen.presenter.feed.seen_top == 1)
         await pilot.pause()
         assert [item.call_id for item in rows(app)] == ["a"]
 

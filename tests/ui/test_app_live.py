@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import msgpack
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import SIZE, T0, make_app
 
 from inspector.model import CallStore, FakeClock, State
@@ -25,6 +25,13 @@ def request(call_id: str, execution: str = "client", timeout: int = 30_000) -> b
     return alicia.encode_envelope(type_=6, body=body, conversation_id="conv_1", stanza_id=-1)
 
 
+async def shown(pilot, app, call_id: str) -> None:
+    """Wait until the list has taken in ``call_id`` (a live list repaints on a throttling timer)."""
+    items = lambda: app.screen.query_one(CallList).view.items  # noqa: E731
+    assert await wait_for(pilot, lambda: any(getattr(i, "call_id", None) == call_id for i in items()))
+    await pilot.pause()
+
+
 def live_app():
     clock = FakeClock(T0)
     store = CallStore(clock=clock)
@@ -42,7 +49,7 @@ async def test_live_calls_arrive_the_status_shows_the_connection_and_a_answers()
         status = screen_text(app).splitlines()[-2]
         assert "room demo" in status and "connected" in status
         source.receive(request("t1"), participant="agent", topic="alicia")
-        await pilot.pause()
+        await shown(pilot, app, "t1")
         call = store.find("conv_1", "t1")
         assert app.screen.query_one(CallList).item is call  # a live list follows new calls
         assert "30s" in screen_text(app)
@@ -75,7 +82,7 @@ async def test_quick_answer_unknown_tool_and_the_duplicate_needs_a_confirmation(
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         source.receive(request("t2"), participant="agent")
-        await pilot.pause()
+        await shown(pilot, app, "t2")
         await pilot.press("a", "ctrl+u")
         await pilot.pause()
         assert "Tool 'read_local_file' is not supported by this client" in screen_text(app)
@@ -93,7 +100,7 @@ async def test_server_requests_cannot_be_answered():
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
         source.receive(request("s1", execution="server"), participant="agent")
-        await pilot.pause()
+        await shown(pilot, app, "s1")
         await pilot.press("a")
         await pilot.pause()
         assert not isinstance(app.screen, AnswerScreen)
@@ -107,16 +114,16 @@ async def test_a_live_list_follows_new_calls_until_the_person_moves_up():
         await pilot.pause()
         for index in range(3):
             source.receive(request(f"f{index}"), participant="agent")
-        await pilot.pause()
+        await shown(pilot, app, "f2")
         call_list = app.screen.query_one(CallList)
         assert call_list.item.call_id == "f2"
         await pilot.press("k")
         source.receive(request("f3"), participant="agent")
-        await pilot.pause()
+        await shown(pilot, app, "f3")
         assert call_list.item.call_id == "f1"  # moved up: the cursor stays where the person put it
         await pilot.press("G")
         source.receive(request("f4"), participant="agent")
-        await pilot.pause()
+        await shown(pilot, app, "f4")
         assert call_list.item.call_id == "f4"
 
 
@@ -125,7 +132,7 @@ async def test_a_70_kb_answer_is_previewed_in_part_checked_when_typing_pauses_an
     async with app.run_test(size=SIZE) as pilot:
         await source.start()
         source.receive(request("t1"), participant="agent", topic="alicia")
-        await pilot.pause()
+        await shown(pilot, app, "t1")
         await pilot.press("a")
         await pilot.pause()
         area = app.screen.query_one("#answer-result")
