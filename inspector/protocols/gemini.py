@@ -104,6 +104,7 @@ class _Session:
             self.messages[value["id"]] = (value, raw)
         elif kind == "set":
             self._header(value["$set"])
+            self._checkpoint(value["$set"].get("messages"), raw)
         elif kind == "rewind":
             self._rewind(value["$rewindTo"])
         elif kind == "header":
@@ -141,13 +142,25 @@ class _Session:
         if updated is not None:
             self.last_updated = updated
 
+    def _checkpoint(self, messages: Any, raw: RawRef) -> None:
+        """``{"$set": {"messages": [...]}}`` (the CLI's history sync, 2026-05+): the session's messages are
+        these from now on, as gemini-cli's loadConversationRecord rebuilds them."""
+        if not isinstance(messages, list):
+            return
+        self.messages = {}
+        for message in messages:
+            if _record_kind(message) == "message":
+                self.messages[message["id"]] = (message, raw)
+
     def _rewind(self, message_id: Any) -> None:
-        # gemini-cli core/src/services/chatRecordingService.ts rewindTo(): "All messages from (and
-        # including) the specified ID onwards are removed"; an unknown id changes nothing.
+        # gemini-cli core/src/services/chatRecordingService.ts: rewindTo() removes "all messages from (and
+        # including) the specified ID onwards"; its loader clears every message when the id is unknown.
         ids = list(self.messages)
         if message_id in self.messages:
             for dropped in ids[ids.index(message_id) :]:
                 del self.messages[dropped]
+        else:
+            self.messages.clear()
 
     def events(self) -> Iterator[Event]:
         ordered = list(self.messages.values())
@@ -259,6 +272,10 @@ class _Follow:
             return []
         if kind == "set":
             self.last_ts = _values.parse_time(value["$set"].get("lastUpdated")) or self.last_ts
+            synced = value["$set"].get("messages")  # a history sync: what is new in it is shown
+            if isinstance(synced, list):
+                found = (m for m in synced if _record_kind(m) == "message")
+                return [e for m in found for e in _message_events(m, raw, self.group, self.last_ts, self)]
             return []
         if kind == "rewind":
             text = (

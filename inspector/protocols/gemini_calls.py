@@ -21,6 +21,8 @@ DONE = frozenset(("success", "error", "cancelled", "canceled"))
 # ``Exit Code: N`` on a line of its own (old layout: always; new layout: only when N is not 0).
 _EXIT_CODE = re.compile(r"^Exit Code: (-?\d{1,9})\s*$", re.MULTILINE)
 _DENIED = "User denied execution"
+# An error a policy rule gave instead of running the call (core/scheduler/policy.ts): refused, not failed.
+_POLICY = "denied by policy"
 # The parameter that says what a call is about, per tool (first one present wins).
 _SUMMARY_KEYS: dict[str, tuple[str, ...]] = {
     SHELL: ("command",),
@@ -77,7 +79,7 @@ def request_of(entry: Any, group: str, raw: RawRef) -> Request | Malformed | Non
 
 def _request_extra(entry: dict[str, Any]) -> dict[str, Any]:
     extra: dict[str, Any] = {}
-    for key in ("displayName", "description"):
+    for key in ("displayName", "description", "agentId"):  # agentId: the subagent this call ran
         value = entry.get(key)
         if isinstance(value, str) and value:
             extra[key] = value
@@ -107,7 +109,11 @@ def is_answered(entry: Any) -> bool:
 
 
 def _function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
+    # ``result`` is a PartListUnion (gemini-cli chatRecordingTypes.ts ToolCallRecord): a list of parts as
+    # the CLI writes it today, but the type also allows one part on its own or a string.
     parts = entry.get("result")
+    if isinstance(parts, dict):
+        parts = [parts]
     if not isinstance(parts, list):
         return None
     for part in parts:
@@ -133,6 +139,8 @@ def result_of(entry: Any, group: str, raw: RawRef, ts: float | None) -> Result |
     response = _function_response(entry)
     body = response.get("response") if response is not None else None
     output = body.get("output") if isinstance(body, dict) else None
+    if response is None and isinstance(entry.get("result"), str):
+        output = entry["result"]  # a bare string result (PartListUnion allows one)
     error = body.get("error") if isinstance(body, dict) else None
     data: Any = output if output is not None else body
     status = entry.get("status")
@@ -175,6 +183,8 @@ def _outcome(status: Any, tool: str, output: Any, error: Any) -> tuple[Outcome, 
         if text and _DENIED in text:
             return Outcome.DENIED, _first_lines(text), "denied"
         return Outcome.CANCELED, _first_lines(text) if text else "canceled", None
+    if status == "error" and text and _POLICY in text:
+        return Outcome.DENIED, _first_lines(text), "denied"
     if status == "error" or (status not in DONE and text):
         return Outcome.ERROR, _first_lines(text) if text else "error", None
     if tool == SHELL:

@@ -50,11 +50,13 @@ def scanned_messages(path: Path) -> list[dict]:
     by_id: dict[str, dict] = {}
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
-        if "$rewindTo" in record:
+        if "$rewindTo" in record:  # the named message and all after it; everything when unknown
             ids = list(by_id)
-            if record["$rewindTo"] in by_id:
-                for dropped in ids[ids.index(record["$rewindTo"]) :]:
-                    del by_id[dropped]
+            start = ids.index(record["$rewindTo"]) if record["$rewindTo"] in by_id else 0
+            for dropped in ids[start:]:
+                del by_id[dropped]
+        elif isinstance(record.get("$set", {}).get("messages"), list):  # a history sync replaces all
+            by_id = {m["id"]: m for m in record["$set"]["messages"]}
         elif "id" in record:
             by_id[record["id"]] = record
     return list(by_id.values())
