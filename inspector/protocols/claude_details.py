@@ -83,12 +83,28 @@ _PATH_KEYS = frozenset({"file_path", "notebook_path", "path"})
 
 def relative(path: str, cwd: str | None) -> str:
     """``path`` relative to ``cwd`` when it is under it (``.`` for ``cwd`` itself), else as it is."""
+    if cwd and _WINDOWS.match(cwd):
+        return _relative_windows(path, cwd)
     if not cwd or not path.startswith("/"):
         return path
     root = cwd.rstrip("/")
     if path == root or path == root + "/":
         return "."
     return path[len(root) + 1 :] if root and path.startswith(root + "/") else path
+
+
+# A session run on Windows: its cwd is C:\Users\me\app (or \\server\share\app).
+_WINDOWS = re.compile(r"[A-Za-z]:[\\/]|\\\\")
+
+
+def _relative_windows(path: str, cwd: str) -> str:
+    r"""As ``relative`` for a Windows session: either separator, and names compared without case, as the
+    file system does (Claude Code writes ``c:\`` and ``C:/`` as well as ``C:\``); the rest keeps its spelling."""
+    root = cwd.replace("/", "\\").rstrip("\\")
+    head, rest = path[: len(root)].replace("/", "\\"), path[len(root) :]
+    if not _WINDOWS.match(path) or head.casefold() != root.casefold() or rest[:1] not in ("", "\\", "/"):
+        return path
+    return rest[1:] or "."
 
 
 def _todo_summary(todos: Any) -> str:

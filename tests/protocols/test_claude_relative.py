@@ -31,3 +31,24 @@ def test_paths_under_the_working_directory_are_relative_others_stay_whole(tmp_pa
         "t5": "/wx/other.py",
         "t6": "cat /w/src/app.py",  # a command is shown as it was typed
     }
+
+
+def test_a_windows_session_is_relative_too_whatever_the_separator_or_case(tmp_path):
+    cwd = {"cwd": "C:\\Users\\Max\\Desktop\\TokenBBQ"}  # as Claude Code on Windows writes it
+    found = summaries(
+        tmp_path,
+        call("w1", "Read", {"file_path": "C:\\Users\\Max\\Desktop\\TokenBBQ\\src\\app.ts"}, **cwd),
+        call("w2", "Edit", {"file_path": "c:/users/max/desktop/tokenbbq/README.md"}, **cwd),
+        call("w3", "Grep", {"pattern": "TODO", "path": "C:\\Users\\Max\\Desktop\\TokenBBQ"}, **cwd),
+        call("w4", "Read", {"file_path": "C:\\Users\\Max\\Desktop\\TokenBBQ2\\a.ts"}, **cwd),
+        call("w5", "Read", {"file_path": "D:\\data\\a.csv"}, **cwd),
+        call("w6", "Read", {"file_path": "/etc/hosts"}, **cwd),
+    )
+    assert found == {
+        "w1": "src\\app.ts",
+        "w2": "README.md",
+        "w3": "TODO  in .",
+        "w4": "C:\\Users\\Max\\Desktop\\TokenBBQ2\\a.ts",  # a sibling whose name starts the same
+        "w5": "D:\\data\\a.csv",
+        "w6": "/etc/hosts",
+    }
