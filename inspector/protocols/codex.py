@@ -24,6 +24,8 @@ from inspector.model.events import (
 from inspector.protocols import _jsonfile, _values
 from inspector.protocols.codex_calls import command_line, output_text, params
 from inspector.protocols.codex_ends import POLLERS, State, end_event, output, unanswered_ends
+from inspector.protocols.codex_hosted import HOSTED as _HOSTED
+from inspector.protocols.codex_hosted import hosted
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
@@ -160,7 +162,8 @@ def _record(record: dict[str, Any], raw: RawRef, state: State) -> Iterator[Event
 
 
 def _meta(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
-    session = str(payload.get("id") or "")
+    # ``id`` (every version seen); newer SessionMeta also writes ``session_id`` and reads it first.
+    session = str(payload.get("id") or payload.get("session_id") or payload.get("thread_id") or "")
     if state.group and session == state.group:
         yield Skipped("session resumed", raw.where)  # a resumed thread repeats its session_meta
         return
@@ -170,7 +173,8 @@ def _meta(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State) 
     version = payload.get("cli_version")
     words = f"codex {version}" if version else "codex session"
     source = payload.get("source")
-    if isinstance(source, dict) and isinstance(source.get("subagent"), dict):
+    spawned = isinstance(source, dict) and isinstance(source.get("subagent"), dict)
+    if spawned or payload.get("parent_thread_id"):
         words += " · sub-agent thread"
     text = ("session continues: " if resumed else "session: ") + words
     yield Marker("session", text, state.group, state.ts, "system", raw)
@@ -184,6 +188,8 @@ def _item(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> 
         yield from _output(item, ts, raw, state)
     elif kind == "web_search_call":
         yield from _search(item, ts, raw, state)
+    elif kind in _HOSTED:
+        yield from hosted(item, ts, raw, state)
     elif kind == "message":
         text = output_text(item.get("content"))
         role = str(item.get("role") or "assistant")
@@ -209,6 +215,9 @@ def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> 
             state.patches[call_id] = text
     else:
         name = str(item.get("name") or "function")
+        space = item.get("namespace")  # newer MCP calls: name "get_me", namespace "mcp__github"
+        if isinstance(space, str) and space.startswith("mcp__") and not name.startswith(space):
+            name = f"{space}__{name}"  # the qualified name older versions wrote
         args = params(name, item.get("arguments"))
         command = args.get("command") if isinstance(args, dict) else None
         if isinstance(command, str) and "*** Begin Patch" in command:
@@ -225,11 +234,16 @@ def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> 
 def _output(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
     call_id = item.get("call_id")
     if not isinstance(call_id, str) or not call_id:
-        yield Malformed(raw.where, f"{item.get('type')} without a 'call_id'", source=raw.source, raw=raw)
+        # newer ResponseItem makes an output's call_id optional: nothing to pair it with, not a bad record
+        yield Skipped(f"{item.get('type')} without a call_id", raw.where)
         return
     found = item.get("output")
     data = None if isinstance(found, (str, list, dict)) else found
-    yield from output(call_id, output_text(found), data, ts, raw, state)
+    text = output_text(found)
+    if isinstance(found, dict) and found.get("success") is False and call_id not in state.ends:
+        # an older payload shape, ``{content, success: false}``: the tool said it failed
+        state.ends[call_id] = ({"success": False, "stderr": text.strip()[:200]}, ts, raw)
+    yield from output(call_id, text, data, ts, raw, state)
 
 
 def _search(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:

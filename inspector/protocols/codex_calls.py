@@ -27,6 +27,7 @@ _ERRORS = (
     "exec_command failed",
     "failed in sandbox",
     "execution error:",
+    "err: ",  # an MCP call's error as the output item holds it (ResponseInputItem::McpToolCallOutput)
 )
 SHELL_TOOLS = ("shell", "shell_command", "exec_command", "local_shell", "container.exec")
 

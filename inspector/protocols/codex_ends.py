@@ -141,8 +141,16 @@ def result(
     failed = end.get("result")
     if isinstance(failed, dict) and "Err" in failed:
         ended, message = Outcome.ERROR, output_text(failed["Err"])[:200] or "MCP tool call failed"
+    ok = failed.get("Ok") if isinstance(failed, dict) else None
+    if isinstance(ok, dict) and (ok.get("isError") is True or ok.get("is_error") is True):
+        ended, message = Outcome.ERROR, output_text(ok)[:200] or "MCP tool reported an error"
     if end.get("success") is False and ended is Outcome.SUCCESS:
         ended, message = Outcome.ERROR, str(end.get("stderr") or "patch not applied")[:200]
+    # newer *_end events say how the call ended: ``status`` completed, failed or declined (refused)
+    if end.get("status") == "declined" and ended is not Outcome.CANCELED:
+        ended, message = Outcome.DENIED, message or "declined"
+    elif end.get("status") == "failed" and ended is Outcome.SUCCESS:
+        ended, message = Outcome.ERROR, str(end.get("stderr") or "failed").strip()[:200] or "failed"
     shown = before + body(text)
     more = state.changes.pop(call_id, None)
     detail = _detail(tool, shown, code, end, more, state.patches.pop(call_id, None))
