@@ -27,10 +27,23 @@ def _scan(path: Path) -> Counter[str]:
     # A command still running when exec_command returned ("Process running with session ID N") is
     # decided by its exec_command_end, else by a later write_stdin output for session N; else it is open.
     running: dict[str, str] = {}
+    # A call still open when its turn was aborted is canceled once the next turn starts (or the file
+    # ends), unless its output came in between; an output after that is ignored.
+    aborted: set[str] = set()
+    canceled: set[str] = set()
     for line in path.read_text(encoding="utf-8").splitlines():
         record = json.loads(line)
         item = record.get("payload", record)
         kind = item.get("type")
+        if kind == "turn_aborted":
+            aborted |= {c for c in calls if c not in outputs and c not in running and c not in canceled}
+        elif kind in ("user_message", "task_started"):
+            canceled |= aborted
+            aborted = set()
+        elif kind in ("function_call_output", "custom_tool_call_output"):
+            aborted.discard(item["call_id"])
+            if item["call_id"] in canceled:
+                continue
         if kind == "exec_command_end" and item.get("call_id") in running:
             session = running.pop(item["call_id"])
             outputs[item["call_id"]] = f"Exit code: {item['exit_code']}"
@@ -53,6 +66,8 @@ def _scan(path: Path) -> Counter[str]:
             if found:
                 running[item["call_id"]] = found.group(1)
                 del outputs[item["call_id"]]
+    canceled |= aborted
+    counts["canceled"] = len(canceled)
     for text in outputs.values():
         codes = [int(next(g for g in m.groups() if g)) for m in _EXIT.finditer(text)]
         if "rejected by user" in text or "Rejected(" in text:
@@ -71,6 +86,8 @@ def _scan(path: Path) -> Counter[str]:
         ):
             counts["failed"] += 1
     for call_id, args in calls.items():
+        if call_id in canceled:
+            continue
         if call_id not in outputs:
             counts["unanswered"] += 1
         elif "*** Begin Patch" in args and re.search(r"\\n[+-]|\n[+-]", args):
@@ -101,21 +118,23 @@ def test_corpus_file_matches_an_independent_count(path: Path) -> None:
         calls=len(calls),
         failed=sum(1 for r in first if r is not None and r.outcome is Outcome.ERROR),
         denied=sum(1 for r in first if r is not None and r.outcome is Outcome.DENIED),
+        canceled=sum(1 for r in first if r is not None and r.outcome is Outcome.CANCELED),
         unanswered=sum(1 for r in first if r is None),
         diff=sum(1 for r in first if r is not None and r.has_diff),
     )
     assert +got == +expected
 
 
-# Pinned from the scan above (reviewed by hand): calls, failed, denied, unanswered, with diff.
+# Pinned from the scan above (reviewed by hand): calls, failed, denied, canceled, unanswered, with diff.
+# No call is canceled: both files with turn_aborted (0h-n0, olivia 05) had no call open when it came.
 PINNED = {
-    "0h-n0": (303, 37, 0, 1, 32),
-    "AcidicSoil_codex-session-view_": (39, 3, 0, 0, 2),
-    "AcidicSoil_codex-session-viewer": (246, 21, 0, 0, 89),
+    "0h-n0": (303, 37, 0, 0, 1, 32),
+    "AcidicSoil_codex-session-view_": (39, 3, 0, 0, 0, 2),
+    "AcidicSoil_codex-session-viewer": (246, 21, 0, 0, 0, 89),
     # 04: `node server.js` still running at the end of the file (no exit code ever) is open, not a success;
     # 05: a command that returned "Process running" then exited 1 (exec_command_end) is a failure.
-    "olivia215215_cabinet-governance__rollout-2026-04": (29, 4, 3, 1, 4),
-    "olivia215215_cabinet-governance__rollout-2026-05": (46, 2, 0, 0, 5),
+    "olivia215215_cabinet-governance__rollout-2026-04": (29, 4, 3, 0, 1, 4),
+    "olivia215215_cabinet-governance__rollout-2026-05": (46, 2, 0, 0, 0, 5),
 }
 
 
@@ -125,9 +144,8 @@ def test_pinned_counts(prefix: str) -> None:
     if not paths:
         pytest.skip("corpus not present")
     counts = _scan(paths[0])
-    calls, failed, denied, unanswered, diff = PINNED[prefix]
-    assert (counts["calls"], counts["failed"], counts["denied"], counts["unanswered"]) == (
-        calls, failed, denied, unanswered,
-    )  # fmt: skip
+    calls, failed, denied, canceled, unanswered, diff = PINNED[prefix]
+    found = (counts["calls"], counts["failed"], counts["denied"], counts["canceled"], counts["unanswered"])
+    assert found == (calls, failed, denied, canceled, unanswered)
     if diff is not None:
         assert counts["diff"] == diff
