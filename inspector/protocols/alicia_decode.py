@@ -127,11 +127,11 @@ def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict
         "meta": meta,
         "flat": flat,
     }
-    trace = trace_context(obj, meta)
+    trace = trace_context(obj, meta, body)
     if trace:
         extra["trace"] = trace
     for key, json_key in (("session_id", "sessionId"), ("user_id", "userId")):
-        value = obj.get(key, obj.get(json_key))
+        value = _first(key, json_key, obj, body)
         if isinstance(value, str) and value:
             extra[key] = value
     if msg_type == TOOL_USE_REQUEST:
@@ -141,12 +141,20 @@ def _decode_one(obj: Any, where: str, source: str, raw: RawRef | None, ctx: dict
     return [_message(msg_type, body, group, ts, sender, raw, extra)]
 
 
-def trace_context(obj: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
-    """W3C trace context of an envelope (``trace_id``/``span_id``/``trace_flags``, envelope.go), with the
-    ``traceparent`` form a tracing tool searches for; also read from a ``traceparent`` in meta."""
-    trace_id = obj.get("trace_id", obj.get("traceId"))
-    span_id = obj.get("span_id", obj.get("spanId"))
-    flags = obj.get("trace_flags", obj.get("traceFlags"))
+def trace_context(obj: dict[str, Any], meta: dict[str, Any], body: Any = None) -> dict[str, Any]:
+    """W3C trace context of a packet, with the ``traceparent`` form a tracing tool searches for.
+
+    Read where each peer puts it: the Go envelope's ``trace_id``/``span_id``/``trace_flags``
+    (longregen/alicia shared/protocol/envelope.go), the Android app's copy of the same keys in the body
+    (AliciaTelemetry.injectTraceContext, used by AssistantWebSocket.kt for results), the document's
+    ``messaging.trace_id``/``messaging.span_id`` in ``meta`` (03-envelope-format.md), or a
+    ``traceparent`` in ``meta``.
+    """
+    trace_id = _first("trace_id", "traceId", obj, body)
+    span_id = _first("span_id", "spanId", obj, body)
+    flags = _first("trace_flags", "traceFlags", obj, body)
+    if not (isinstance(trace_id, str) and trace_id):
+        trace_id, span_id = meta.get("messaging.trace_id"), meta.get("messaging.span_id")
     parent = meta.get("traceparent")
     if not (isinstance(trace_id, str) and trace_id) and isinstance(parent, str):
         parts = parent.split("-")
@@ -165,6 +173,16 @@ def trace_context(obj: dict[str, Any], meta: dict[str, Any]) -> dict[str, Any]:
             f"00-{trace_id}-{span_id}-{(flags if isinstance(flags, int) else 0) & 0xFF:02x}"
         )
     return found
+
+
+def _first(key: str, json_key: str, obj: dict[str, Any], body: Any) -> Any:
+    """``key`` (or its JSON spelling) from the envelope, else from a map body."""
+    for where in (obj, body):
+        if isinstance(where, dict):
+            value = where.get(key, where.get(json_key))
+            if value is not None:
+                return value
+    return None
 
 
 def _is_hex(text: str) -> bool:

@@ -177,3 +177,30 @@ def test_every_coded_type_is_named_in_the_list():
 def test_a_json_line_file_of_the_coded_generation_is_recognised(tmp_path):
     line = '{"conversationId":"c","type":2,"body":{"id":"u","content":"hi"},"trace_id":"ab","span_id":"cd"}'
     assert alicia.sniff("x.jsonl", line.encode()) > 0
+
+
+def test_trace_context_where_each_peer_puts_it():
+    # the Android app copies its span into the result's body (AliciaTelemetry.injectTraceContext)
+    android = {"id": "uuid-1", "requestId": "tu_1", "conversationId": "conv", "success": True, **TRACE}
+    (result,) = alicia.decode_packet(coded(7, {**android, "session_id": "app-s", "user_id": "u"}))
+    assert result.extra["trace"]["traceparent"] == "00-4bf92f3577b34da6a3ce929d0e0e4736-00f067aa0ba902b7-01"
+    assert result.extra["session_id"] == "app-s" and result.extra["user_id"] == "u"
+    # the document's OpenTelemetry fields in meta
+    meta = {"messaging.trace_id": "ab" * 16, "messaging.span_id": "cd" * 8}
+    (request,) = alicia.decode_object(
+        {
+            "stanzaId": -1,
+            "conversationId": "c",
+            "type": 6,
+            "meta": meta,
+            "body": {"id": "q", "toolName": "t", "execution": "client"},
+        }
+    )
+    assert request.extra["trace"]["traceparent"] == f"00-{'ab' * 16}-{'cd' * 8}-00"
+    # the detail shows the request's trace, and the result's when it is another one
+    store = CallStore()
+    store.ingest(alicia.decode_packet(coded(6, {"id": "tu_1", "toolName": "t", "arguments": {}}))[0])
+    store.ingest(result)
+    console = Console(width=160, record=True)
+    console.print(call_header(store.items[0], RenderTheme(), None))
+    assert "result trace 4bf92f3577b34da6a3ce929d0e0e4736" in console.export_text()

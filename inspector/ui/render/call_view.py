@@ -110,12 +110,14 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
             theme,
         )
     )
-    trace = request.extra.get("trace")
-    if isinstance(trace, dict) and trace.get("trace_id"):
-        text.append("\n")
-        text.append_text(
-            fields_line([("trace", trace.get("trace_id")), ("traceparent", trace.get("traceparent"))], theme)
-        )
+    shown_trace = None
+    for label, event in (("", request), ("result ", call.result)):
+        trace = event.extra.get("trace") if event is not None else None
+        if isinstance(trace, dict) and trace.get("trace_id") and trace != shown_trace:
+            shown_trace = trace
+            text.append("\n")
+            pairs = [(f"{label}trace", trace.get("trace_id")), ("traceparent", trace.get("traceparent"))]
+            text.append_text(fields_line(pairs, theme))
     timings = fields_line(_timings(call, now), theme)
     if timings.plain:
         text.append("\n")
