@@ -60,7 +60,25 @@ class StanzaCounter:
 
     def peek(self, conversation: str) -> int:
         """The id the next answer in ``conversation`` gets (what the preview shows)."""
-        stored = self._stored().get(conversation, 0) if self._persist else 0
+        return self._next(conversation, self._stored().get(conversation, 0) if self._persist else 0)
+
+    def reserve(self, conversation: str) -> int:
+        """Take the next id for an answer about to go out, under the state file's lock: two inspectors
+        on this machine sending at the same moment get two ids, never the same one."""
+        if self._persist:
+            try:
+                with self._locked() as state:
+                    stanza = self._next(conversation, state.get(conversation, 0))
+                    state[conversation] = stanza
+            except OSError:
+                stanza = self._next(conversation, 0)
+        else:
+            stanza = self._next(conversation, 0)
+        self.sent[conversation] = max(stanza, self.sent.get(conversation, 0))
+        self.observe(conversation, stanza)
+        return stanza
+
+    def _next(self, conversation: str, stored: int) -> int:
         floor = max(self.seen.get(conversation, 0), self.sent.get(conversation, 0), stored)
         return min(INT32_MAX, max(floor + 1, time_base(self._now())))
 

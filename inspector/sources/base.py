@@ -205,6 +205,13 @@ class Source:
         raise AnswerRefused(f"{self.name} cannot send answers")
 
 
+def requester(call: Call) -> str | None:
+    """The identity of the participant that sent ``call``'s request: an answer goes to it alone. None
+    (the whole room) when the packet came from no participant (the server's own data)."""
+    identity = call.request.extra.get("participant")
+    return identity if isinstance(identity, str) and identity else None
+
+
 class PacketSource(Source):
     """A source of Alicia data packets that can answer: ingest, stanza ids, room events, sending.
 
@@ -312,20 +319,20 @@ class PacketSource(Source):
             missing = review.unconfirmed(confirm_duplicate=confirm_duplicate, confirm_late=confirm_late)
             if missing:
                 raise ConfirmationNeeded("; ".join(i.message for i in missing), missing)
+            review, data, envelope = self._with_reserved_stanza(review)
             topic = call.request.extra.get("topic")
             try:
                 await self._publish(
-                    review.data,
+                    data,
                     topic=topic if isinstance(topic, str) else None,
-                    destination=call.request.sender or None,
+                    destination=requester(call),
                 )
             except AnswerError:
                 raise
             except Exception as exc:  # noqa: BLE001 - the transport's failure, told in words
                 raise AnswerRefused(f"could not send the answer: {str(exc) or type(exc).__name__}") from None
-            self.stanzas.commit(review.conversation_id, review.stanza_id)
             events = self.ingest.packet(
-                review.data,
+                data,
                 direction="out",
                 participant=self.state.identity,
                 topic=topic if isinstance(topic, str) else None,
@@ -333,7 +340,21 @@ class PacketSource(Source):
             )
             self._emit_events(events)
             result = next((e for e in events if isinstance(e, Result)), None)
-            return SentAnswer(review.stanza_id, review.data, review.envelope, answered_by, result)
+            return SentAnswer(review.stanza_id, data, envelope, answered_by, result)
+
+    def _with_reserved_stanza(self, review: compose.Review) -> tuple[compose.Review, bytes, dict[str, Any]]:
+        """``review`` with the stanzaId taken for it under the state file's lock (another inspector may
+        have sent one since the preview); an id taken for an answer that then fails is skipped."""
+        stanza = self.stanzas.reserve(review.conversation_id)
+        if stanza != review.stanza_id:
+            call = review.call
+            now = self.store.clock.now()
+            overhead = self.packet_overhead(call)
+            review = compose.review(call, review.draft, now=now, stanza_id=stanza, overhead=overhead)
+        if review.refusals or review.data is None or review.envelope is None:
+            issues = review.refusals
+            raise AnswerRefused(issues[0].message if issues else "the answer could not be composed", issues)
+        return review, review.data, review.envelope
 
     async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
         """Send ``data`` on ``topic`` to the participant ``destination`` (everyone when None)."""

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 
-from inspector.model import CallStore, Malformed, RawRef, Result
+from inspector.model import CallStore, Malformed, RawRef, Request, Result
 from inspector.model.events import Event
 from inspector.protocols import alicia
 from inspector.protocols.recording import RecordingWriter
@@ -95,6 +95,8 @@ class PacketIngest:
         for event in events:
             if adjust is not None:
                 adjust(event)
+            if isinstance(event, Request) and participant:
+                event.extra["participant"] = participant  # where an answer goes (not a stanza's role)
             if isinstance(event, Result):
                 event.extra["dir"] = direction
                 if answered_by:

@@ -14,7 +14,7 @@ from typing import Any
 from inspector.answer import wire_size
 from inspector.model import Call, CallStore
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
+from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus, requester
 from inspector.sources.sdk_thread import Inbox, LoopThread
 
 _REASONS = {
@@ -289,7 +289,7 @@ class LiveKitSource(PacketSource):
     # -- sending -----------------------------------------------------------------------
     def packet_overhead(self, call: Call) -> int:
         topic = call.request.extra.get("topic")
-        sender = call.request.sender
+        sender = requester(call)
         return wire_size.packet_overhead(
             identity=self.state.identity,
             topic=topic if isinstance(topic, str) else None,

@@ -116,7 +116,9 @@ async def test_refusals_send_nothing(source):
     source.fail_next_publish = "not connected"
     with pytest.raises(AnswerRefused, match="not connected"):
         await source.send_answer(call, compose.success({}))
-    assert source.sent == [] and not call.answered and source.next_stanza_id("conv_1") == 1
+    assert source.sent == [] and not call.answered
+    # refusals take no stanzaId; a publish that failed used one up (it may have left): ids only rise
+    assert source.next_stanza_id("conv_1") == 2
 
 
 async def test_an_observer_cannot_answer(tmp_path):
@@ -172,6 +174,31 @@ async def test_stanza_ids_are_per_conversation_and_survive_a_restart(tmp_path):
     assert second.review_answer(call, compose.success({})).stanza_id == 9
     assert (await second.send_answer(call, compose.success({}))).stanza_id == 9
     assert second.next_stanza_id("conv_2") == 2 and second.next_stanza_id("conv_3") == 1
+
+
+async def test_two_inspectors_answering_at_once_take_two_ids():
+    def fresh(name):
+        src = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity=name)
+        src.receive(request(f"q_{name}"), participant="agent-1")
+        return src, src.store.find("conv_1", f"q_{name}")
+
+    (one, call_one), (two, call_two) = fresh("i1"), fresh("i2")
+    # both previews show 1: neither has sent yet
+    assert one.review_answer(call_one, compose.success({})).stanza_id == 1
+    assert two.review_answer(call_two, compose.success({})).stanza_id == 1
+    first = await one.send_answer(call_one, compose.success({}))
+    second = await two.send_answer(call_two, compose.success({}))  # taken under the lock: the next one
+    assert (first.stanza_id, second.stanza_id) == (1, 2)
+    assert msgpack.unpackb(two.sent[0][0])["stanzaId"] == 2
+
+
+async def test_a_packet_from_no_participant_is_answered_to_the_room_not_to_a_role_name():
+    src = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity="inspector-abc")
+    src.receive(request("srv"), participant="")  # the server's own data: no sending participant
+    call = src.store.find("conv_1", "srv")
+    assert call.request.sender == "agent"  # the stanza's sign names the side...
+    await src.send_answer(call, compose.success({}))
+    assert src.destinations == [None]  # ...but no participant is called "agent"
 
 
 def test_the_time_base_keeps_ids_rising_where_no_state_is_shared():
