@@ -75,6 +75,22 @@ def test_a_read_only_folder_is_refused(tmp_path):
     assert proc.returncode == 2 and "cannot write there" in proc.stderr
 
 
+def test_a_read_only_filesystem_is_refused_even_for_root(tmp_path):
+    folder = tmp_path / "ro"
+    folder.mkdir()
+    mounted = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", "ro,size=16k", "tmpfs", str(folder)], capture_output=True
+    )
+    if mounted.returncode != 0:
+        pytest.skip("cannot mount a read-only filesystem here")
+    try:
+        proc = live("--record", str(folder / "x.jsonl"))
+    finally:
+        subprocess.run(["umount", str(folder)], capture_output=True)
+    assert proc.returncode == 2 and "Traceback" not in proc.stderr
+    assert "cannot write there (Read-only file system)" in proc.stderr
+
+
 def test_another_rooms_recording_gets_a_new_file_beside_it(tmp_path):
     path = tmp_path / "rec.jsonl"
     recording(path, "other-room")
