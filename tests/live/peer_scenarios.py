@@ -10,6 +10,8 @@ exactly five envelope fields, ``id``/``requestId``/``conversationId`` text and `
 from __future__ import annotations
 
 import asyncio
+import os
+import sys
 
 import msgpack
 from live_scenarios import ROOM, make_source, until
@@ -174,7 +176,77 @@ async def real_peers(out: str) -> dict:
         }
 
 
-SCENARIOS = {"real_peers": real_peers}
+def _descendants(pid: int) -> list[int]:
+    """Every process under ``pid`` (children of each of its threads, and theirs)."""
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        for task in _listdir(f"/proc/{parent}/task"):
+            for child in map(int, _read(f"/proc/{parent}/task/{task}/children").split()):
+                if child not in found:
+                    found.append(child)
+                    todo.append(child)
+    return found
+
+
+def _listdir(path: str) -> list[str]:
+    try:
+        return os.listdir(path)
+    except OSError:
+        return []
+
+
+def _read(path: str) -> str:
+    try:
+        with open(path, "rb") as fh:
+            return fh.read().decode("utf-8", "replace")
+    except OSError:
+        return ""
+
+
+async def demo_secrets(out: str) -> dict:
+    """``inspector demo``: no process it starts has a token (a JWT) or the API secret on its command line
+    or in its environment; the agent gets its tokens through a pipe."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("LIVEKIT_")}
+    proc = await asyncio.create_subprocess_exec(
+        sys.executable,
+        "-m",
+        "inspector",
+        "demo",
+        "--no-ui",
+        "--auto",
+        "--no-record",
+        "--rounds",
+        "1",
+        "--speed",
+        "4",
+        env=env,
+        stdout=asyncio.subprocess.PIPE,
+        stderr=asyncio.subprocess.DEVNULL,
+    )
+    seen: dict[int, dict[str, bool]] = {}
+
+    def agent_running() -> bool:
+        for pid in _descendants(proc.pid):
+            cmdline = _read(f"/proc/{pid}/cmdline")
+            environ = _read(f"/proc/{pid}/environ")
+            if cmdline:
+                seen[pid] = {
+                    "agent": "inspector.demo.agent" in cmdline,
+                    "jwt_cmdline": "eyJ" in cmdline,
+                    "jwt_environ": "eyJ" in environ,
+                    "secret_environ": "LIVEKIT_API_SECRET=" in environ or "LIVEKIT_TOKEN" in environ,
+                }
+        return any(v["agent"] for v in seen.values())
+
+    await until(agent_running, 60)
+    await until(lambda: agent_running() and len(seen) >= 2, 10)
+    await asyncio.wait_for(proc.communicate(), 120)
+    return {"processes": list(seen.values()), "code": proc.returncode}
+
+
+SCENARIOS = {"real_peers": real_peers, "demo_secrets": demo_secrets}
 
 
 if __name__ == "__main__":  # pragma: no cover - run through live_scenarios.py

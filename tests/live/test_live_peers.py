@@ -48,3 +48,12 @@ def test_real_peers_are_threaded_and_read_the_answers(scenario):
     stanzas = r["stanzas"]
     assert 2_000_000_000 < stanzas["ok"] < stanzas["fail"] and stanzas["two"] < 2_000_000_000
     assert ok["stanzaId"] == stanzas["ok"] and two["stanzaId"] == stanzas["two"]
+
+
+def test_demo_puts_no_token_or_secret_on_a_command_line_or_in_an_environment(scenario):
+    r = scenario("demo_secrets", timeout=200)
+    assert r["code"] == 0
+    processes = r["processes"]
+    assert len(processes) >= 2 and any(p["agent"] for p in processes)  # the inspector's child and the agent
+    for process in processes:
+        assert not (process["jwt_cmdline"] or process["jwt_environ"] or process["secret_environ"]), process
