@@ -7,6 +7,7 @@ the envelope one (``{timestamp, type, payload}``). See ../shared/reference/agent
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from typing import Any
 
@@ -26,6 +27,7 @@ from inspector.protocols.codex_calls import command_line, output_text, params
 from inspector.protocols.codex_ends import POLLERS, State, end_event, output, unanswered_ends
 from inspector.protocols.codex_hosted import HOSTED as _HOSTED
 from inspector.protocols.codex_hosted import hosted
+from inspector.protocols.codex_threads import nested
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
@@ -66,11 +68,13 @@ def sniff(path: str, head: bytes) -> int:
     return 0
 
 
-def read(path: str) -> Iterator[Event]:
+def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
     """Every event of a rollout; a call without an output by the end is ended by its ``*_end`` event if
     one came, else stays pending (or canceled when its turn was aborted). Only a missing or unreadable
     file raises (OSError). The state at the end is kept for following the file as it grows, so what was
-    decided at the end is not decided again when the missing records arrive."""
+    decided at the end is not decided again when the missing records arrive. The sub-agent threads it
+    spawned follow, nested under their spawn calls (``seen``: the rollouts already read)."""
+    seen = {os.path.abspath(path)} if seen is None else seen
     state = State()
     offset = 0
     with open(path, "rb") as fh:
@@ -82,6 +86,7 @@ def read(path: str) -> Iterator[Event]:
     yield from _searched(state, last=True)
     yield from _cancel_aborted(state)
     _FOLLOWED[path] = state
+    yield from nested(path, state.children, read, seen)
 
 
 def _cancel_aborted(state: State) -> Iterator[Event]:
@@ -321,6 +326,9 @@ def _end(
             end["duration_s"] = secs + (nanos / 1e9 if isinstance(nanos, (int, float)) else 0.0)
     if kind.startswith("collab_"):
         state.spawned[call_id] = end
+        thread = payload.get("new_thread_id")
+        if kind == "collab_agent_spawn_end" and isinstance(thread, str) and thread:
+            state.children[thread] = call_id
     if call_id in state.tools:
         yield from end_event(call_id, end, ts, raw, state)
     elif payload.get("source") == "user_shell":

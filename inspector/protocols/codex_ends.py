@@ -53,6 +53,7 @@ class State:
     running: dict[str, str] = field(default_factory=dict)  # session / cell id -> starter call id
     held: dict[str, str] = field(default_factory=dict)  # starter call id -> its output so far
     decided: set[str] = field(default_factory=set)  # ended without their output (file end, aborted turn)
+    children: dict[str, str] = field(default_factory=dict)  # spawned thread id -> its spawn_agent call
 
 
 def output(

@@ -188,3 +188,43 @@ def test_unknown_items_records_and_fields_do_not_break_pairing(tmp_path: Path) -
     events, store = load(write(tmp_path, records))
     assert not [e for e in events if isinstance(e, Malformed)]
     assert first(store, "call_x").outcome is Outcome.ERROR and not store.orphans
+
+
+def _spawning(child: str) -> list[dict[str, object]]:
+    spawn = {"type": "collab_agent_spawn_end", "call_id": "call_s", "sender_thread_id": SESSION,
+             "new_thread_id": child, "new_agent_nickname": "Russell", "prompt": "review"}  # fmt: skip
+    return [meta("0.126.0"), call("spawn_agent", {"message": "review"}, "call_s"), event(spawn),
+            output("call_s", json.dumps({"agent_id": child}), 3)]  # fmt: skip
+
+
+def _thread(child: str, parent: str, call_id: str) -> list[dict[str, object]]:
+    source = {"subagent": {"thread_spawn": {"parent_thread_id": parent, "depth": 1}}}
+    payload = {"id": child, "timestamp": "2026-05-12T10:00:04.000Z", "cwd": "/w", "originator": "codex_cli_rs",
+               "cli_version": "0.126.0", "source": source}  # fmt: skip
+    return [env("session_meta", payload, 4), call("exec_command", {"cmd": "git diff"}, call_id, 5),
+            output(call_id, "Process exited with code 0\nOutput:\n", 6)]  # fmt: skip
+
+
+def test_a_sub_agent_thread_nests_under_its_spawn_call(tmp_path: Path) -> None:
+    """The spawned thread's rollout (beside the parent, or in another date folder of the same sessions
+    root) is read after the parent, its calls under the ``spawn_agent`` call, at every depth."""
+    child, grandchild = "019e0000-0000-7000-8000-00000000000c", "019e0000-0000-7000-8000-00000000000d"
+    day = tmp_path / "sessions" / "2026" / "05" / "12"
+    parent = write(day, _spawning(child), f"rollout-2026-05-12T10-00-00-{SESSION}.jsonl")
+    mine = _thread(child, SESSION, "call_c")
+    grand = {"type": "collab_agent_spawn_end", "call_id": "call_c2", "new_thread_id": grandchild}
+    write(day, [*mine, call("spawn_agent", {"message": "deeper"}, "call_c2", 7), event(grand, 8),
+                output("call_c2", "{}", 9)], f"rollout-2026-05-12T10-00-04-{child}.jsonl")  # fmt: skip
+    write(tmp_path / "sessions" / "2026" / "05" / "13", _thread(grandchild, child, "call_g"),
+          f"rollout-2026-05-13T00-00-01-{grandchild}.jsonl")  # fmt: skip
+    _, store = load(parent)
+    got = calls(store)
+    assert got["call_c"].parent is got["call_s"] and got["call_c2"].parent is got["call_s"]
+    assert got["call_g"].parent is got["call_c2"] and got["call_g"].depth == 2
+    assert first(store, "call_c").outcome is Outcome.SUCCESS and not store.orphans
+    assert len([c for c in got.values() if c.parent is None]) == 1
+
+
+def test_a_spawned_thread_that_is_not_here_is_left_out(tmp_path: Path) -> None:
+    _, store = load(write(tmp_path, _spawning("019e0000-0000-7000-8000-0000000000ff")))
+    assert list(calls(store)) == ["call_s"]
