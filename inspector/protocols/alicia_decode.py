@@ -218,7 +218,7 @@ def parse_time(value: Any) -> float | None:
     return None
 
 
-_TEXT_KEYS = ("content", "text", "message", "reason", "mode")
+_TEXT_KEYS = ("content", "text", "message", "reason", "mode", "title", "status", "detail", "error")
 
 
 def _message(
