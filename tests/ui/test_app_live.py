@@ -141,11 +141,15 @@ async def test_a_70_kb_answer_is_previewed_in_part_checked_when_typing_pauses_an
         area.move_cursor((0, 20))  # inside the string value
         await pilot.press("z")
         assert not area.soft_wrap  # one 70 KB line is not re-wrapped on every key
-        await pilot.pause(0.5)
-        group = app.screen.query_one("#answer-preview").content
-        preview = "".join(part.plain for part in group.renderables)
-        assert preview.endswith("more characters (all of them are sent)") and len(preview) < 7_000
+
+        def preview() -> str:
+            group = app.screen.query_one("#answer-preview").content
+            return "".join(getattr(part, "plain", "") for part in getattr(group, "renderables", ()))
+
+        # the check runs once typing pauses (debounced): wait for the preview it paints
+        assert await wait_for(pilot, lambda: "more characters (all of them are sent)" in preview())
+        assert preview().endswith("more characters (all of them are sent)") and len(preview()) < 7_000
         await pilot.press("ctrl+j")
-        await pilot.pause(0.2)
+        assert await wait_for(pilot, lambda: len(source.sent) == 1)
         [(data, _)] = source.sent
         assert len(msgpack.unpackb(data)["body"]["result"]["content"]) == 63_001
