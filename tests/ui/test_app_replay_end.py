@@ -8,12 +8,20 @@ from screen_text import wait_for
 from ui_factories import T0, file_app
 
 from inspector.model import FakeClock
+from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
 
 SESSION = (
     Path(__file__).resolve().parents[2]
     / "sample_sessions/claude/-home-dev-demo-app/5a3e0000-0000-4000-8000-000000000001.jsonl"
 )
+
+
+def row_count(store) -> int:
+    """How many rows a fresh list of ``store`` shows."""
+    view = RowView(store)
+    view.rebuild(None)
+    return len(view.items)
 
 
 async def test_replay_of_a_claude_session_to_its_end_keeps_the_rows():
@@ -23,17 +31,27 @@ async def test_replay_of_a_claude_session_to_its_end_keeps_the_rows():
         assert await wait_for(pilot, lambda: app.screen.replay is not None)
         control = app.screen.replay
         view = app.screen.query_one(CallList).view
-        for _ in range(200):
-            if control.replayer.finished:
+        replayer = control.replayer
+        for _ in range(200):  # the sample's 45 s at 2x, two seconds of wall clock at a time
+            if replayer.finished:
                 break
+            index = replayer.index
             clock.advance(2)
-            await pilot.pause(0.02)
-        assert control.replayer.finished
-        await pilot.pause(0.2)
+            await wait_for(pilot, lambda index=index: replayer.index > index or replayer.finished, seconds=1)
+        assert replayer.finished
         store = control.store
         nested = sum(1 for call in store.all_calls() if call.parent is not None)
         assert nested > 0  # the sample's Task has subagent calls: their arrival rebuilds the rows
+        assert await wait_for(pilot, lambda: len(view.items) >= len(store.items) + nested)
         assert view.store is store
-        assert len(view.items) >= len(store.items) + nested
-        await pilot.press("g")
+        every = len(view.items)
+        calls = store.call_count
+        for key, rows in (("G", every), ("k", every), ("m", calls), ("m", every), ("g", every)):
+            await pilot.press(key)  # the keys that did not bring the rows back
+            assert await wait_for(pilot, lambda rows=rows: len(view.items) == rows), key
         assert app.screen.query_one(CallList).item is store.items[0]
+        await pilot.press("left_square_bracket")  # a step back rebuilds the replay's store: rows follow it
+        assert await wait_for(pilot, lambda: control.store is not store and view.store is control.store)
+        assert await wait_for(pilot, lambda: len(view.items) == row_count(control.store) > 0)
+        await pilot.press("right_square_bracket")
+        assert await wait_for(pilot, lambda: control.replayer.finished and len(view.items) == every)
