@@ -246,7 +246,77 @@ async def demo_secrets(out: str) -> dict:
     return {"processes": list(seen.values()), "code": proc.returncode}
 
 
-SCENARIOS = {"real_peers": real_peers, "demo_secrets": demo_secrets}
+async def kill_nine_ui(out: str) -> dict:
+    """``kill -9`` of ``inspector live`` with its UI (on a pseudo-terminal): the SDK child leaves too."""
+    import signal
+
+    from live_scenarios import SECRET
+
+    async with RoomServer(port=0, api_secret=SECRET) as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": SECRET,
+            "TERM": "xterm-256color",
+        }
+        leader, follower = os.openpty()
+        proc = await asyncio.create_subprocess_exec(
+            sys.executable,
+            "-m",
+            "inspector",
+            "live",
+            "--room",
+            ROOM,
+            "--no-record",
+            env=env,
+            stdin=follower,
+            stdout=follower,
+            stderr=follower,
+        )
+        os.close(follower)
+        drained = asyncio.get_running_loop()
+        drained.add_reader(leader, lambda: _drain(leader))
+        try:
+            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+            children = _descendants(proc.pid)
+            os.kill(proc.pid, signal.SIGKILL)
+            await proc.wait()
+            left = True
+            try:
+                await until(lambda: len(server.participants(ROOM)) == 0, 20)
+            except TimeoutError:
+                left = False
+            alive = [
+                c
+                for c in children
+                if os.path.exists(f"/proc/{c}") and "zombie" not in _read(f"/proc/{c}/status")
+            ]
+            try:
+                await until(lambda: not [c for c in alive if os.path.exists(f"/proc/{c}")], 10)
+            except TimeoutError:
+                pass
+            alive = [
+                c
+                for c in alive
+                if os.path.exists(f"/proc/{c}") and "zombie" not in _read(f"/proc/{c}/status")
+            ]
+            for c in alive:
+                os.kill(c, signal.SIGKILL)
+        finally:
+            drained.remove_reader(leader)
+            os.close(leader)
+        return {"children": len(children), "left": left, "alive": alive}
+
+
+def _drain(fd: int) -> None:
+    try:
+        os.read(fd, 65536)
+    except OSError:
+        pass
+
+
+SCENARIOS = {"real_peers": real_peers, "demo_secrets": demo_secrets, "kill_nine_ui": kill_nine_ui}
 
 
 if __name__ == "__main__":  # pragma: no cover - run through live_scenarios.py
