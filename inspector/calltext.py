@@ -63,12 +63,9 @@ def call_text(call: Call, now: float) -> Text:
     if flags:
         text.append("  (" + ", ".join(flags) + ")", "yellow")
     first = call.result
-    if first is not None and first.error_message or first is not None and first.error_code:
-        text.append(
-            f"\n{'  ' * call.depth}  ↳ {one_line(first.error_code or '', 40)} "
-            f"{one_line(first.error_message or '', 160)}",
-            "red",
-        )
+    if first is not None and (first.error_message or first.error_code):
+        said = (one_line(first.error_code or "", 40), one_line(first.error_message or "", 160))
+        text.append(f"\n{'  ' * call.depth}  ↳ " + " ".join(part for part in said if part), "red")
     if call.request.violation:
         text.append(
             f"\n{'  ' * call.depth}  ⚠ protocol violation: {one_line(call.request.violation, 200)}",

@@ -125,3 +125,17 @@ def test_stats_per_tool_json_and_text(tmp_path):
     row = next(line for line in text.stdout.splitlines() if line.startswith("calc "))
     assert row.split()[1:5] == ["1", "0", "250ms", "250ms"]
     assert all(len(line) <= 80 for line in text.stdout.splitlines()[-3:])
+
+
+def test_dump_says_an_error_without_a_code_or_a_message_in_one_clean_line():
+    from inspector.calltext import format_call
+    from inspector.model import CallStore, FakeClock, Outcome, Request, Result
+
+    store = CallStore(clock=FakeClock(20.0))
+    for call_id, code, message in (("a", None, "interrupted by the user"), ("b", "timeout", None)):
+        store.ingest(Request(call_id=call_id, tool="Bash", ts=10.0))
+        store.ingest(
+            Result(call_id=call_id, outcome=Outcome.CANCELED, ts=11.0, error_code=code, error_message=message)
+        )
+    lines = [format_call(call, 20.0).splitlines()[1] for call in store.all_calls()]
+    assert lines == ["  ↳ interrupted by the user", "  ↳ timeout"]  # no doubled or trailing space
