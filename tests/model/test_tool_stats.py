@@ -70,3 +70,29 @@ def test_limit_says_how_many_more():
     store = store_with({f"t{i}": [1] for i in range(5)})
     lines = figure_lines(per_tool(store.all_calls(), 5000.0), limit=2)
     assert len(lines) == 4 and "3 more" in lines[-1].plain
+
+
+MCP_TOOLS = {
+    "mcp__server__very_long_tool_name": [5, 50],
+    "mcp__github__create_pull_request_review_comment": [500],
+    "mcp__github__create_pull_request_review": [5000],
+    "ナビゲート_ツール_とても長い名前です": [1],
+}
+
+
+def test_long_mcp_names_keep_their_ends_and_every_width_fits_without_wrapping():
+    from rich.cells import cell_len
+
+    figures = per_tool(store_with(MCP_TOOLS).all_calls(), 5000.0)
+    for width in (120, 80, 60, 50, 40, 30):
+        lines = figure_lines(figures, width=width)
+        assert all(line.cell_len <= width for line in lines), width
+        rows = [line.plain for line in lines[1:]]
+        assert len({row.split("  ")[0].strip() for row in rows}) == len(rows), width  # names stay distinct
+    wide = [line.plain for line in figure_lines(figures, width=80)]
+    assert wide[0].startswith("tool") and wide[0].rstrip().endswith("<10ms…>=100s")
+    assert any(row.startswith("mcp__server__very_long_tool_name ") for row in wide)  # whole at 80
+    assert any("review_comment" in row for row in wide) and any(row.startswith("mcp__github") for row in wide)
+    narrow = [line.plain for line in figure_lines(figures, width=40)]
+    assert "p50" in narrow[0] and "<10ms" not in narrow[0]  # the sparkline goes before a line wraps
+    assert all(cell_len(row) <= 40 for row in narrow)
