@@ -219,31 +219,42 @@ def tick_step(per_cell: float, min_cells: int = 10) -> float:
 
 
 def tick_label(offset: float, step: float) -> str:
-    """``offset`` seconds from the origin, in the unit the step calls for: 250ms, 1.5s, 12s, 3m30s, 2h."""
+    """``offset`` seconds from the origin, as precise as the step needs: 250ms, 1.5s, 3m30s, 2h05m, 72h00m30s.
+
+    A label never drops a unit the step moves (an hour into a session, ticks 30 s apart read
+    ``1h00m30s``, ``1h01m``, not ``1h``, ``1h``)."""
     offset = round(offset / step) * step
     sign = "-" if offset < 0 else ""
     value = abs(offset)
-    if value == 0:
+    if value < step / 2:
         return "0"
+    decimals = 0 if step >= 1 else min(3, max(0, math.ceil(-math.log10(step) - 1e-9)))
     if step < 1 and value < 1:
         return f"{sign}{value * 1000:.0f}ms"
-    if step < 1:
-        return f"{sign}{value:.3g}s" if value < 10 else f"{sign}{value:.1f}s"
-    if step < 60 and value < 60:
-        return f"{sign}{value:.0f}s"
-    if value < 3600:
-        minutes, seconds = divmod(round(value), 60)
-        return f"{sign}{minutes}m{seconds:02d}s" if seconds else f"{sign}{minutes}m"
-    hours, rest = divmod(round(value), 3600)
-    return f"{sign}{hours}h{rest // 60:02d}m" if rest // 60 else f"{sign}{hours}h"
+    if value < 60:
+        return f"{sign}{value:.{decimals}f}s"
+    whole = math.floor(value + 1e-9)
+    fraction = value - whole
+    hours, rest = divmod(whole, 3600)
+    minutes, seconds = divmod(rest, 60)
+    width = 2 + (decimals + 1 if decimals else 0)
+    secs = f"{seconds + fraction:0{width}.{decimals}f}s" if step < 60 and (seconds or fraction > 1e-9) else ""
+    if not hours:
+        return f"{sign}{minutes}m{secs}"
+    mins = f"{minutes:02d}m" if minutes or secs else ""
+    return f"{sign}{hours}h{mins}{secs}"
 
 
 def ticks(scale: Scale, width: int, origin: float, min_cells: int = 10) -> list[tuple[int, str]]:
     """(cell, label) of the ticks between cell 0 and ``width``, labels relative to ``origin``, none in gaps."""
     step = tick_step(scale.per_cell, min_cells)
-    found: list[tuple[int, str]] = []
     t = scale.start
     end = scale.time_at(width)
+    longest = max(len(tick_label(end - origin, step)), len(tick_label(t - origin, step)))
+    if longest + 2 > min_cells:  # long labels (an hour in, ticks seconds apart): space the ticks wider
+        min_cells = longest + 2
+        step = tick_step(scale.per_cell, min_cells)
+    found: list[tuple[int, str]] = []
     last_x = -min_cells
     while t < end and len(found) < width:
         k = math.ceil((t - origin) / step - 1e-9)

@@ -59,6 +59,42 @@ def test_tick_labels_use_readable_units():
     assert tick_label(7200, 3600) == "2h" and tick_label(5400, 1800) == "1h30m"
 
 
+@pytest.mark.parametrize(
+    ("offset", "step", "label"),
+    [
+        (3630, 30, "1h00m30s"),
+        (3660, 30, "1h01m"),
+        (72 * 3600 + 30, 30, "72h00m30s"),
+        (3725.5, 0.5, "1h02m05.5s"),
+        (12.34, 0.01, "12.34s"),
+        (61.25, 0.05, "1m01.25s"),
+        (7500, 300, "2h05m"),
+        (-30, 15, "-30s"),
+    ],
+)
+def test_tick_labels_keep_the_unit_the_step_moves(offset, step, label):
+    assert tick_label(offset, step) == label
+
+
+@pytest.mark.parametrize(
+    ("origin_offset", "per_cell", "width"),
+    [
+        (0.0, 0.001, 80),
+        (3600.0, 1.5, 80),
+        (72 * 3600.0, 1.7, 75),
+        (3725.0, 0.05, 60),
+        (86400.0 * 3, 3600.0, 70),
+    ],
+)
+def test_ticks_never_repeat_a_label_and_leave_room_for_each(origin_offset, per_cell, width):
+    """Ticks seconds apart an hour (or days) into a session read as distinct times, none overlapping."""
+    scale = Scale(1000.0 + origin_offset, per_cell)
+    found = ticks(scale, width, 1000.0)
+    labels = [label for _, label in found]
+    assert len(labels) >= 2 and len(set(labels)) == len(labels)
+    assert all(b - a > len(label) for (a, label), (b, _) in zip(found, found[1:], strict=False))
+
+
 def test_ticks_skip_gaps_and_are_relative_to_the_origin():
     scale = Scale(1000.0, 0.1)
     assert ticks(scale, 35, 1000.0) == [(0, "0"), (10, "1s"), (20, "2s"), (30, "3s")]

@@ -17,7 +17,7 @@ from inspector.ui.widgets.timeline import Timeline
 
 SNAP_SIZE = (110, 32)
 DEMO = Path(__file__).resolve().parents[2] / "sample_sessions" / "demo.recording.jsonl"
-CLAUDE_TEAM = "../shared/corpus/claude/daaain-real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"
+CLAUDE_TEAM = "claude/daaain-real_projects/-experiments-worktrees/ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl"
 """Three subagents (alice, bob, carol) started within 22 s of each other, each minutes long, then idle gaps."""
 TEAM_KEYS = ("j",) * 15 + ("h", "j", "h", "j", "j", "j", "j")
 """From the first row: the first two Agents folded, the third open, the cursor on its third call."""
@@ -47,7 +47,7 @@ async def test_w_cycles_list_timeline_split_and_the_cursor_is_shared():
         await pilot.press("w")
         await pilot.pause()
         assert timeline.display and not call_list.display and timeline.has_focus
-        assert timeline.item is selected and "time (from first call)" in screen_text(app)
+        assert timeline.item is selected and "time from first call" in screen_text(app)
         await pilot.press("j")
         await pilot.pause()
         assert call_list.item is timeline.item is not selected  # the list follows the timeline
@@ -263,16 +263,17 @@ def timeline_view(*keys: str):
     return run_before
 
 
-def test_snapshot_zoomed_in_light(snap_compare):
-    app = make_app(sample_store(), options=theme("light"))
+@pytest.mark.parametrize("name", ["light", "dark"])
+def test_snapshot_zoomed_in(snap_compare, name):
+    app = make_app(sample_store(), options=theme(name))
     assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view("j", "j", "j", "plus", "plus"))
 
 
-def test_snapshot_claude_code_parallel_subagents_light(snap_compare):
-    app = file_app([CLAUDE_TEAM], theme="light")
+def test_snapshot_claude_code_parallel_subagents_light(snap_compare, corpus):
+    app = file_app([corpus / CLAUDE_TEAM], theme="light")
     assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view(*TEAM_KEYS))
 
 
-def test_snapshot_claude_code_parallel_subagents_dark(snap_compare):
-    app = file_app([CLAUDE_TEAM], theme="dark")
+def test_snapshot_claude_code_parallel_subagents_dark(snap_compare, corpus):
+    app = file_app([corpus / CLAUDE_TEAM], theme="dark")
     assert snap_compare(app, terminal_size=SNAP_SIZE, run_before=timeline_view(*TEAM_KEYS))

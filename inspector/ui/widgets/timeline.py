@@ -16,7 +16,13 @@ from inspector.ui import keys
 from inspector.ui.render.rows import SOON, RowStyles
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
-from inspector.ui.widgets.timeline_rows import item_span, label_width, render_axis, render_bar_row
+from inspector.ui.widgets.timeline_rows import (
+    item_span,
+    label_width,
+    render_axis,
+    render_bar_row,
+    render_note,
+)
 
 TIMELINE_STYLES = (
     "tl-pending",
@@ -308,17 +314,25 @@ class Timeline(CallList):
         scale = self.scale
         if y == 0:
             if scale is None:
-                return Strip.blank(width, styles["row"])
+                return render_note(width, self._note(), styles)
             return render_axis(width, scale, self.origin, styles, self.now)
         index = y - 1 + round(self.scroll_y)
-        if scale is None or not 0 <= index < len(self.view):
+        if not 0 <= index < len(self.view):
             return Strip.blank(width, styles["row"])
         strip = self._bar_strip(index, width, scale, styles)
         if index == self.cursor:
             strip = strip.apply_style(styles["cursor" if self.has_focus else "cursor-blur"])
         return strip
 
-    def _bar_strip(self, index: int, width: int, scale: Scale, styles: RowStyles) -> Strip:
+    def _note(self) -> str:
+        """What the axis line says when there is nothing to measure."""
+        if len(self.view):
+            return "these records carry no times: no bars to draw"
+        if self.view.filter is not None:
+            return "no row matches the filter"
+        return "no calls yet"
+
+    def _bar_strip(self, index: int, width: int, scale: Scale | None, styles: RowStyles) -> Strip:
         view = self.view
         item = view.items[index]
         now = self.now

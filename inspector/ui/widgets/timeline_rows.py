@@ -15,11 +15,14 @@ from inspector.timescale import GAP_CELLS, Scale, bar_cells, gap_cells, gap_labe
 from inspector.ui.render.rows import RowStyles, fit, item_ts, timing
 
 LABEL_MAX = 28
+NO_TIME = "(no time)"
+HEAD = "time from first call"
 
 
 def label_width(width: int) -> int:
-    """Cells of the label column at a widget width (the rest is the time area, after one separator)."""
-    return max(8, min(LABEL_MAX, width // 4))
+    """Cells of the label column at a widget width (the rest is the time area, after one separator); a
+    narrow terminal gives the names a third, so that they still say which call a bar is."""
+    return max(8, min(LABEL_MAX, width // 4 if width >= 80 else width // 3))
 
 
 def item_span(item: Item, now: float | None) -> tuple[float, float] | None:
@@ -52,7 +55,7 @@ def _label(
     else:
         text, style = item.kind, styles["message-text"]
     when, when_name = timing(item, now)
-    if len(when) + 4 > width:
+    if len(when) + 8 > width:  # the name first: the time is in the detail
         when = ""
     when_style = styles[when_name]
     if context:
@@ -68,24 +71,29 @@ def render_bar_row(
     item: Item,
     depth: int,
     width: int,
-    scale: Scale,
+    scale: Scale | None,
     styles: RowStyles,
     now: float | None,
     *,
     context: bool = False,
     folded: bool = False,
 ) -> Strip:
-    """Label, then the bar coloured by the call's state, its deadline marker and late/duplicate marks."""
+    """Label, then the bar coloured by the call's state, its deadline marker and late/duplicate marks
+    (no scale: nothing in the session has a time, and the row is its label)."""
     base = styles["row"]
     lw = label_width(width)
     area = max(0, width - lw - 1)
     cells: list[tuple[str, Style]] = [(" ", base)] * area
-    for x, _ in gap_cells(scale, area):
-        for dx in range(min(GAP_CELLS, area - x)):
-            cells[x + dx] = ("┊" if dx == GAP_CELLS // 2 else " ", styles["tl-gap"])
+    if scale is not None:
+        for x, _ in gap_cells(scale, area):
+            for dx in range(min(GAP_CELLS, area - x)):
+                cells[x + dx] = ("┊" if dx == GAP_CELLS // 2 else " ", styles["tl-gap"])
     span = item_span(item, now)
-    if span is not None:
+    if span is not None and scale is not None:
         _draw(cells, item, span, area, scale, styles, now)
+    elif isinstance(item, Call) and scale is not None:  # a call the record gives no time (among timed ones)
+        for offset, char in enumerate(NO_TIME[:area]):
+            cells[offset] = (char, styles["tl-axis"])
     segments = _label(item, depth, lw, styles, context, now, folded)
     segments += runs(cells)
     strip = Strip(segments, lw + 1 + area)  # every cell is one column wide: no need to measure
@@ -149,6 +157,15 @@ def _draw(
                 cells[start + offset] = (char, styles["tl-mark"])
 
 
+def render_note(width: int, note: str, styles: RowStyles) -> Strip:
+    """The axis line when there is no axis to draw: why (no rows, no times)."""
+    lw = label_width(width)
+    area = max(0, width - lw - 1)
+    segments = [Segment(fit(HEAD, lw), styles["dim"]), Segment("│", styles["dim"])]
+    segments.append(Segment(fit(note, area), styles["tl-axis"]))
+    return Strip(segments).adjust_cell_length(width, styles["row"])
+
+
 def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now: float | None) -> Strip:
     """The time axis: tick labels relative to ``origin``, collapsed gaps, and the ``now`` line."""
     lw = label_width(width)
@@ -171,8 +188,7 @@ def render_axis(width: int, scale: Scale, origin: float, styles: RowStyles, now:
         ):
             for offset, char in enumerate(text[: area - x]):
                 chars[x + offset] = char
-    head = fit("time (from first call)", lw)
-    segments = [Segment(head, styles["dim"]), Segment("│", styles["dim"])]
+    segments = [Segment(fit(HEAD, lw), styles["dim"]), Segment("│", styles["dim"])]
     axis = styles["tl-axis"]
     cells = [
         (char, axis if kind == "axis" else styles[kind]) for char, kind in zip(chars, kinds, strict=True)
