@@ -280,8 +280,8 @@ def _bash(value: dict[str, Any]) -> BashDetail:
     background = value.get("backgroundTaskId")
     note = value.get("returnCodeInterpretation")
     return BashDetail(
-        _str(value.get("stdout")),
-        _str(value.get("stderr")),
+        terminal_text(_str(value.get("stdout"))),
+        terminal_text(_str(value.get("stderr"))),
         interrupted=value.get("interrupted") is True,
         note=note if isinstance(note, str) and note else None,
         background_id=background if isinstance(background, str) and background else None,
@@ -346,6 +346,31 @@ def _task(value: dict[str, Any], description: str) -> TaskDetail:
 
 def _str(value: Any) -> str:
     return value if isinstance(value, str) else ""
+
+
+_TERMINAL_STYLING = re.compile(r"\x1b\[(?:[0-9;:]*m|\?[0-9;]*[hl])")
+"""Colours (SGR) and mode switches (``ESC[?2026h``, ``ESC[?25l``) that a command printed and Claude Code kept in
+the transcript (a test runner's coloured report, ``/context``): dropped so the text reads as it did in the
+terminal. Any other escape stays and is shown as a visible stand-in, like every escape from a session."""
+
+
+def terminal_text(text: str) -> str:
+    """``text`` without the colours and mode switches a terminal would have applied."""
+    return _TERMINAL_STYLING.sub("", text) if "\x1b" in text else text
+
+
+def terminal_content(content: Any) -> Any:
+    """A tool_result's content (a string, or a list of blocks) with terminal styling dropped from its text."""
+    if isinstance(content, str):
+        return terminal_text(content)
+    if not isinstance(content, list):
+        return content
+    return [
+        {**block, "text": terminal_text(block["text"])}
+        if isinstance(block, dict) and isinstance(block.get("text"), str) and "\x1b" in block["text"]
+        else block
+        for block in content
+    ]
 
 
 def _int(value: Any) -> int | None:

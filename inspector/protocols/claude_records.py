@@ -9,7 +9,15 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Marker, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _values, claude_marks
-from inspector.protocols.claude_details import TASK_TOOLS, details, hint, outcome, summarize
+from inspector.protocols.claude_details import (
+    TASK_TOOLS,
+    details,
+    hint,
+    outcome,
+    summarize,
+    terminal_content,
+    terminal_text,
+)
 from inspector.protocols.claude_persisted import persisted
 from inspector.protocols.claude_resume import Resume
 from inspector.protocols.claude_subagents import Planner, prompt_text
@@ -169,10 +177,7 @@ def _placement(
 
 
 _LOCAL_OUTPUT = "<local-command-stdout>"
-_TERMINAL_STYLING = re.compile(r"\x1b\[(?:[0-9;:]*m|\?[0-9;]*[hl])")
-"""Colours (SGR) and mode switches (such as synchronized output, ``ESC[?2026h``) that Claude Code keeps in
-a local command's output (``/context``): dropped so the output reads as text. Any other escape stays and
-is shown as a visible stand-in, like every escape from a session."""
+"""A local command's output (``/context``) keeps the terminal's colours: dropped (``terminal_text``)."""
 
 
 def _text(
@@ -187,7 +192,7 @@ def _text(
 ) -> Message | Skipped:
     text = "\n".join(texts)
     if "\x1b" in text and _LOCAL_OUTPUT in text:
-        text = _TERMINAL_STYLING.sub("", text)
+        text = terminal_text(text)
     if kind == "user":
         if record.get("isMeta") is True:
             return Skipped("meta", raw.where)
@@ -253,7 +258,7 @@ def _result(
         return Skipped("repeated result", raw.where)
     session.done.add(call_id)
     tool, request_hint = session.tools.pop(call_id, ("", ""))
-    content = block.get("content")
+    content = terminal_content(block.get("content"))  # a command's colours, as the terminal showed them
     ended, message, code = outcome(block.get("is_error") is True, content)
     detail, has_diff = details(tool, structured, request_hint) if structured is not None else (None, False)
     saved = persisted(raw.source, call_id, content, structured)

@@ -12,6 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from inspector.model.details import BashDetail, PersistedDetail
+from inspector.protocols.claude_details import terminal_text
 from inspector.ui.render.parts import heading, muted
 from inspector.ui.render.safe import human_size, inline, safe_text
 
@@ -50,7 +51,7 @@ def persisted_view(
         note = f"tool-results/{name}, {human_size(size)}"
         if size > limit:
             note += f"; the first {human_size(limit)} shown"
-        parts += [heading("output", theme, note), safe_text(text, limits=ctx.limits)]
+        parts += [heading("output", theme, note), safe_text(terminal_text(text), limits=ctx.limits)]
     else:
         wanted = f" ({human_size(detail.size)})" if detail.size is not None else ""
         line = Text()
