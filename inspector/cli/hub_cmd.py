@@ -25,6 +25,11 @@ def add_live_options(parser: argparse.ArgumentParser) -> None:
         "--agent-secret", metavar="S", help="the hub's agent secret (default: $ALICIA_AGENT_SECRET)"
     )
     group.add_argument(
+        "--origin",
+        metavar="URL",
+        help="the Origin header to send (a hub whose ALLOWED_ORIGINS lists origins refuses an empty one)",
+    )
+    group.add_argument(
         "--tool-timeout",
         type=float,
         metavar="SECONDS",

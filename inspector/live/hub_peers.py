@@ -105,7 +105,16 @@ class HubBridge:
         request_id = str(uuid.uuid4())
         waiter: asyncio.Future[dict[str, Any]] = asyncio.get_running_loop().create_future()
         self.pending[request_id] = waiter
-        body = {"id": request_id, "toolName": tool, "arguments": arguments or {}, "execution": "client"}
+        # every field of types.go's ToolUseRequest, as the bridge's struct encodes it: no message or
+        # conversation in the body (empty strings), arguments nil when the MCP call had none
+        body = {
+            "id": request_id,
+            "messageId": "",
+            "conversationId": "",
+            "toolName": tool,
+            "arguments": arguments,
+            "execution": "client",
+        }
         try:
             await self._conn.send(hub.encode(hub.TOOL_USE_REQUEST, body, ASSISTANT_CONVERSATION))
             try:

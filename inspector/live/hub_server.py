@@ -34,8 +34,20 @@ AUTH_REFUSED = "authentication required"  # the words ws.go sends
 class HubServer:
     """The stand-in hub; ``await start()`` then connect to :attr:`url`; ``await close()`` to end it."""
 
-    def __init__(self, secret: str = "", *, host: str = "127.0.0.1", port: int = 0) -> None:
+    def __init__(
+        self,
+        secret: str = "",
+        *,
+        host: str = "127.0.0.1",
+        port: int = 0,
+        allowed_origins: tuple[str, ...] = ("*",),
+        allow_empty_origin: bool = False,
+    ) -> None:
         self.secret = secret
+        # ws.go's CheckOrigin with api/config/config.go's ALLOWED_ORIGINS (default "*") and
+        # ALLOW_EMPTY_ORIGIN (default false): "*" admits every request, else the Origin must be listed
+        self.allowed_origins = allowed_origins
+        self.allow_empty_origin = allow_empty_origin
         self.host = host
         self.port = port
         self._server: Server | None = None
@@ -62,10 +74,16 @@ class HubServer:
         return self
 
     async def close(self) -> None:
-        """Stop listening and drop every connection (as a restarting server would)."""
+        """Stop listening and drop every connection as a stopping Go server does: no close frame.
+
+        ws.go's handler ends with the connection closed under it (gorilla's ``Close`` shuts the socket
+        without a close message), so a client sees the TCP connection end, not a close code.
+        """
         server, self._server = self._server, None
         if server is not None:
-            server.close()
+            server.close(close_connections=False)
+            for conn in list(self.connections):
+                conn.transport.abort()
             await server.wait_closed()
 
     def assistant_fresh(self, stale_after: float = hub.STALE_AFTER) -> bool:
@@ -76,6 +94,12 @@ class HubServer:
     def _check_path(self, connection: ServerConnection, request: Request) -> Response | None:
         if urlsplit(request.path).path != PATH:
             return connection.respond(404, f"no WebSocket here: the hub listens on {PATH}\n")
+        if "*" not in self.allowed_origins:
+            origin = request.headers.get("Origin", "")
+            if not (origin in self.allowed_origins if origin else self.allow_empty_origin):
+                return connection.respond(
+                    403, "websocket: request origin not allowed by Upgrader.CheckOrigin\n"
+                )
         return None
 
     def _authorized(self, connection: ServerConnection) -> bool:
@@ -136,11 +160,11 @@ class HubServer:
             await self._to_monitors(data, "assistant", "monitor")
         elif kind == hub.TOOLS_REGISTER and role == "assistant":
             self.last_heartbeat = time.monotonic()
-            tools = body.get("tools") if isinstance(body, dict) else None
-            self.assistant_tools = (
-                [t for t in tools if isinstance(t, dict)] if isinstance(tools, list) else []
-            )
-            await self._send(conn, hub.tools_ack(True, len(self.assistant_tools)))
+            tools = _tools(body)
+            if tools is None:
+                return role  # ws.go: a body its decoder refuses is logged, and no ack is sent
+            self.assistant_tools = tools
+            await self._send(conn, hub.tools_ack(True, len(tools)))
         elif kind == hub.TOOL_USE_RESULT:
             if role == "assistant":
                 self.last_heartbeat = time.monotonic()
@@ -216,3 +240,26 @@ class HubServer:
 def _body_id(body: Any) -> str:
     value = body.get("id") if isinstance(body, dict) else None
     return value if isinstance(value, str) else ""
+
+
+def _tools(body: Any) -> list[dict[str, Any]] | None:
+    """The tools of an AssistantToolsRegister as types.go's decoder takes them, or None where it fails.
+
+    ``tools`` may be missing or nil (no tools); each must be a map whose ``name`` and ``description``
+    are strings (or nil) and whose ``inputSchema`` is a map (or nil); other keys are ignored.
+    """
+    if not isinstance(body, dict):
+        return None if body is not None else []
+    tools = body.get("tools")
+    if tools is None:
+        return []
+    if not isinstance(tools, list):
+        return None
+    for tool in tools:
+        if not isinstance(tool, dict):
+            return None
+        if any(not isinstance(tool.get(k), (str, type(None))) for k in ("name", "description")):
+            return None
+        if not isinstance(tool.get("inputSchema"), (dict, type(None))):
+            return None
+    return list(tools)

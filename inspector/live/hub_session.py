@@ -63,6 +63,9 @@ def check(options: LiveOptions, env: Mapping[str, str]) -> HubCredentials:
             raise SetupError(
                 "--answer-rules needs --as-assistant: the hub takes answers only from its assistant"
             )
+    origin = options.origin
+    if origin is not None and urlsplit(origin).scheme not in ("http", "https"):
+        raise SetupError(f"--origin {origin!r}: an origin is http(s)://host[:port], as a browser sends it")
     if options.tool_timeout is not None and not options.tool_timeout > 0:
         raise SetupError("--tool-timeout must be a positive number of seconds")
     in_url = next(iter(parse_qs(parts.query).get("agent_secret", [])), "")
@@ -107,6 +110,7 @@ class HubSession(LiveSession):
             hidden=credentials.secrets,
             tools=tools,
             tool_timeout=options.tool_timeout or 30.0,
+            origin=options.origin,
         )
         self.source.give_up_after = options.give_up_after
         self.engine: AutoResponder | None = None

@@ -50,6 +50,7 @@ class LiveOptions:
     tools: str | None = None
     agent_secret: str | None = field(default=None, repr=False)
     tool_timeout: float | None = None
+    origin: str | None = None
     # filled in by LiveSession.prepare, for the UI to show
     recording_path: str | None = None
     recording_note: str | None = None

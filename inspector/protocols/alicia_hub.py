@@ -166,6 +166,9 @@ def read_monitor_frame(data: bytes) -> MonitorFrame:
             return MonitorFrame("server", "monitor", bytes(data))  # an envelope sent to the monitor itself
         raise FrameError("not a monitor frame (a map with src, dst and data)")
     inner = obj.get("data")
+    if isinstance(inner, dict) and isinstance(inner.get("type"), int):
+        # the envelope as a nested map rather than bytes (ws.go sends bytes; a relay may re-encode it)
+        inner = msgpack.packb(inner, use_bin_type=True)
     if not isinstance(inner, (bytes, bytearray)):
         raise FrameError("the monitor frame's data is not bytes")
     src, dst = obj.get("src"), obj.get("dst")

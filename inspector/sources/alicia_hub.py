@@ -15,6 +15,7 @@ The secret goes in the ``Authorization`` header only; it is never recorded, show
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections import OrderedDict
 from typing import Any
 
@@ -53,6 +54,7 @@ class HubSource(PacketSource):
         heartbeat_every: float = hub.HEARTBEAT_EVERY,
         connect_timeout: float = 10.0,
         hidden: list[str] | None = None,
+        origin: str | None = None,
     ) -> None:
         identity = "assistant" if role == "assistant" else "monitor"
         super().__init__(store, writer, identity=identity, answering=role == "assistant")
@@ -65,6 +67,7 @@ class HubSource(PacketSource):
         self.tool_timeout_ms = max(1, int(tool_timeout * 1000))
         self.heartbeat_every = heartbeat_every
         self.connect_timeout = connect_timeout
+        self.origin = origin  # ws.go's CheckOrigin: sent only when asked (--origin)
         self.stanzas = StanzaCounter(store.clock.now, persist=False)  # hub envelopes carry no stanzaId
         self.ingest.on_event = self._adjust
         self.relays = 0  # frames the hub passed on unchanged (see _relay)
@@ -73,6 +76,7 @@ class HubSource(PacketSource):
         self._conn: Any = None
         self._tasks: list[asyncio.Task[None]] = []
         self._recent: OrderedDict[bytes, None] = OrderedDict()
+        self._result_ids: dict[tuple[str, str], str] = {}  # each answered call's own result id
         self._stopping = False
         # no room: the app then names the source by its label ("hub assistant ws://...")
 
@@ -92,7 +96,11 @@ class HubSource(PacketSource):
         headers = {"Authorization": f"Bearer {self._secret}"} if self._secret else None
         try:
             self._conn = await connect(
-                self.url, additional_headers=headers, open_timeout=self.connect_timeout, max_size=None
+                self.url,
+                additional_headers=headers,
+                origin=self.origin,  # type: ignore[arg-type]
+                open_timeout=self.connect_timeout,
+                max_size=None,  # the hub sets no read limit and forwards frames of any size
             )
             await self._conn.send(hub.subscribe(self.role))
             ack = await self._await_ack(hub.SUBSCRIBE_ACK)
@@ -277,9 +285,24 @@ class HubSource(PacketSource):
                 ),
             )
         if review.envelope is not None:
-            review.envelope = hub.answer_envelope(review.envelope["body"], review.conversation_id)
+            # the result's own ``id`` is fresh, as the Android assistant sends it (ws/AssistantWebSocket.kt)
+            # and as types.go's ToolUseResult has it beside ``requestId``; kept per call so the preview
+            # shows what is sent
+            key = (review.conversation_id, call.call_id)
+            own = self._result_ids.setdefault(key, f"tr_{uuid.uuid4().hex}")
+            body = {**review.envelope["body"], "id": own}
+            review.envelope = hub.answer_envelope(body, review.conversation_id)
             review.data = msgpack.packb(review.envelope, use_bin_type=True)
         return review
+
+    def _with_reserved_stanza(self, review: compose.Review) -> tuple[compose.Review, bytes, dict[str, Any]]:
+        """The reviewed answer as it is: a hub envelope has no stanzaId to reserve (the base class would
+        compose it again as a LiveKit envelope, with ``stanzaId`` and ``meta``, whenever the clock-based
+        id moved since the preview)."""
+        if review.refusals or review.data is None or review.envelope is None:
+            issues = review.refusals
+            raise AnswerRefused(issues[0].message if issues else "the answer could not be composed", issues)
+        return review, review.data, review.envelope
 
     async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
         conn = self._conn
@@ -305,8 +328,9 @@ def _words(exc: BaseException) -> str:
     status = getattr(getattr(exc, "response", None), "status_code", None)
     if status == 403:  # ws.go's CheckOrigin: an empty Origin passes only with AllowEmptyOrigin
         return (
-            "the hub refused the WebSocket upgrade (HTTP 403): it checks the Origin header, and sends 403 "
-            "when its allowed origins do not admit this client (AllowEmptyOrigin in its config)"
+            "the hub refused the WebSocket upgrade (HTTP 403): it checks the Origin header against its "
+            "ALLOWED_ORIGINS (an empty one passes only with ALLOW_EMPTY_ORIGIN); give --origin with an "
+            "origin it allows"
         )
     if status == 404:
         return "no hub at this address (HTTP 404): the hub's path is /api/v1/ws"

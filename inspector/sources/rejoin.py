@@ -26,6 +26,7 @@ _FINAL = (
     "refused the agent secret",  # sources/alicia_hub.py
     "isn't a valid URI",  # websockets on a malformed hub URL
     "no hub at this address",  # sources/alicia_hub.py: HTTP 404
+    "refused the WebSocket upgrade (HTTP 403)",  # sources/alicia_hub.py: the Origin check (--origin)
 )
 
 
