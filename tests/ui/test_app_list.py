@@ -193,7 +193,9 @@ async def test_a_rebuild_while_a_loader_is_ahead_never_shows_a_row_twice():
         store.ingest(request("a", ts=T0))
         screen = app.screen
         screen.view.rebuild(clock.now())  # e.g. a fold or a filter before the feed was drained
-        await wait_for(pilot, lambda: screen.presenter.feed is not None and screen.presenter.feed.seen_top == 1)
+        await wait_for(
+            pilot, lambda: screen.presenter.feed is not None and screen.presenter.feed.seen_top == 1
+        )
         await pilot.pause()
         assert [item.call_id for item in rows(app)] == ["a"]
 
