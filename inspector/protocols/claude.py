@@ -9,7 +9,7 @@ from typing import Any
 
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
-from inspector.protocols import _jsonfile
+from inspector.protocols import _jsonhead
 from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
@@ -35,7 +35,7 @@ _SNIFF_KEYS = re.compile(rb'"(?:sessionId|parentUuid|leafUuid)"\s*:')
 
 def sniff(path: str, head: bytes) -> int:
     """80 when a record of the head is a Claude Code record, 45 when its keys appear, else 0."""
-    for record in _jsonfile.head_records(head, 50):
+    for record in _jsonhead.head_records(head, 50):
         if isinstance(record, dict) and _looks_like_record(record):
             return 80
     return 45 if _SNIFF_TYPE.search(head) and _SNIFF_KEYS.search(head) else 0

@@ -22,7 +22,7 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.protocols import _jsonfile, _values
+from inspector.protocols import _jsonhead, _values
 from inspector.protocols.codex_calls import command_line, output_text, params
 from inspector.protocols.codex_ends import POLLERS, State, end_event, output, unanswered_ends
 from inspector.protocols.codex_hosted import HOSTED as _HOSTED
@@ -54,7 +54,7 @@ _FOLLOWED: dict[str, State] = {}
 
 def sniff(path: str, head: bytes) -> int:
     """85 for an envelope rollout, 75 for the bare layout, else 0."""
-    for record in _jsonfile.head_records(head, 20):
+    for record in _jsonhead.head_records(head, 20):
         if not isinstance(record, dict):
             return 0
         if record.get("type") in _ENVELOPES and isinstance(record.get("payload"), dict):

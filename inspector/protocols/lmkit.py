@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
-from inspector.protocols import _jsonfile, _values
+from inspector.protocols import _jsonfile, _jsonhead, _values
 from inspector.textsafe import one_line
 
 NAME = "lmkit"
@@ -43,7 +43,7 @@ class _Invalid(ValueError):
 def sniff(path: str, head: bytes) -> int:
     """60 when the first record is a ToolCall or ToolCallResult, 40 when their keys appear, else 0."""
     try:
-        first = _jsonfile.first_value(head)
+        first = _jsonhead.first_value(head)
     except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
         first = None
     if isinstance(first, dict):

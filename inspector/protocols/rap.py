@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _values
+from inspector.protocols import _jsonfile, _jsonhead, _values
 from inspector.protocols.rap_callbacks import (
     SEGMENT_TYPES,
     cancel,
@@ -44,7 +44,7 @@ _KEYS = re.compile(rb'"(?:callback_url|group_id|tool_call_id|thread_id)"\s*:')
 def sniff(path: str, head: bytes) -> int:
     """60 when the first record is a RAP message, 20 when RAP field names appear, else 0."""
     try:
-        first = _jsonfile.first_value(head)
+        first = _jsonhead.first_value(head)
     except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
         first = None
     if isinstance(first, dict):

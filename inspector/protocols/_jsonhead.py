@@ -1,0 +1,50 @@
+"""What a format detector looks at: the JSON values at the head of a file (no spans, no errors kept)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+from inspector.model import values
+from inspector.protocols._jsonfile import _BOM, _DECODER, _scan_array, _skip
+
+
+def head_records(head: bytes, lines: int) -> Iterator[Any]:
+    """The JSON values of the first ``lines`` lines of a head (blank lines and unreadable ones skipped;
+    the last line may be cut by the head's end and is then skipped too)."""
+    for line in head.split(b"\n")[:lines]:
+        if not line.strip():
+            continue
+        try:
+            yield json.loads(line.lstrip(_BOM))
+        except (ValueError, RecursionError):
+            continue
+
+
+def first_value(head: bytes) -> Any:
+    """The first JSON value of a file's head (the first item when it is an array), or None."""
+    if head.startswith(_BOM):
+        head = head[len(_BOM) :]
+    text = head.decode("utf-8", "replace")
+    for line in text.splitlines():
+        if line.strip():
+            value, error = values.loads_json(line)
+            if error is not None:
+                value = _first_of_document(text)
+            if isinstance(value, list):
+                return value[0] if value else None
+            return value
+    return None
+
+
+def _first_of_document(text: str) -> Any:
+    at = _skip(text, 0)
+    if text.startswith("[", at):
+        for _start, _end, value, error in _scan_array(text, at):
+            return None if error else value
+        return None
+    try:
+        return _DECODER.raw_decode(text, at)[0]
+    except (ValueError, RecursionError):
+        return None
