@@ -18,6 +18,9 @@ def run_cli(*args: str) -> tuple[int, str, str]:
     out, err = io.StringIO(), io.StringIO()
     with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
         code = main(list(args))
+    # a terminal takes UTF-8: a lone surrogate that got this far would be a UnicodeEncodeError there
+    out.getvalue().encode("utf-8")
+    err.getvalue().encode("utf-8")
     return code, out.getvalue(), err.getvalue()
 
 

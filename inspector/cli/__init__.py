@@ -79,6 +79,7 @@ def main(argv: list[str] | None = None) -> int:
     if handler is None:
         parser.print_help()
         return 2
+    _tolerant_streams()
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:
@@ -90,3 +91,12 @@ def main(argv: list[str] | None = None) -> int:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
         return 0
+
+
+def _tolerant_streams() -> None:
+    """A character the terminal's encoding lacks (an ASCII locale, a lone surrogate some decoder let
+    through) is written as a ``\\u`` escape, never a UnicodeEncodeError with a traceback."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors="backslashreplace")

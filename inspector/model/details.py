@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import stat
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -158,9 +159,13 @@ class PersistedDetail:
     def read(self, limit: int) -> tuple[str | None, int, str]:
         """``(text, size, problem)``: up to ``limit`` bytes of the saved output, decoded as UTF-8, and
         the file's size; ``(None, 0, why)`` when it cannot be read here."""
-        try:
-            with open(self.local, "rb") as fh:
-                size = os.fstat(fh.fileno()).st_size
+        try:  # never blocks: a FIFO or device put there is refused, not waited on or read forever
+            fd = os.open(self.local, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+            with os.fdopen(fd, "rb") as fh:
+                info = os.fstat(fh.fileno())
+                if not stat.S_ISREG(info.st_mode):
+                    return None, 0, "not a regular file"
+                size = info.st_size
                 data = fh.read(max(0, limit))
         except FileNotFoundError:
             return None, 0, "not found"

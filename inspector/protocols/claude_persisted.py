@@ -23,6 +23,7 @@ import os
 import re
 from typing import Any
 
+from inspector.model import values
 from inspector.model.details import PersistedDetail
 
 STUB = "<persisted-output>"
@@ -84,7 +85,8 @@ def _stub_size(stub: str | None) -> int | None:
     found = _TOO_LARGE.search(stub) if stub is not None else None
     if found is None:
         return None
-    return int(float(found.group(1)) * _UNITS[found.group(2)])
+    size = values.number(float(found.group(1)) * _UNITS[found.group(2)])  # 400 digits: inf, no size
+    return int(size) if size is not None else None
 
 
 def _preview(stub: str) -> str:

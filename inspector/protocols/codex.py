@@ -6,11 +6,11 @@ the envelope one (``{timestamp, type, payload}``). See ../shared/reference/agent
 
 from __future__ import annotations
 
-import json
 import os
 from collections.abc import Iterator
 from typing import Any
 
+from inspector.model import values
 from inspector.model.events import (
     Event,
     Malformed,
@@ -120,17 +120,16 @@ def _line(line: bytes, raw: RawRef, state: State) -> Iterator[Event]:
     line = line.lstrip(_BOM) if line.startswith(_BOM) else line
     if not line.strip():
         return
-    try:
-        record = json.loads(line)
-    except (ValueError, RecursionError) as exc:
-        yield Malformed(raw.where, f"not JSON: {exc}", source=raw.source, raw=raw)
+    record, error = values.loads_json(line)  # exact integers, lone surrogates replaced (model/values.py)
+    if error is not None:
+        yield Malformed(raw.where, error, source=raw.source, raw=raw)
         return
     if not isinstance(record, dict):
         yield Malformed(raw.where, "not a JSON object", source=raw.source, raw=raw)
         return
     try:
         yield from _record(record, raw, state)
-    except (KeyError, TypeError, ValueError, AttributeError, RecursionError) as exc:
+    except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
 
 
@@ -321,9 +320,9 @@ def _end(
     end = dict(payload)
     duration = payload.get("duration")
     if isinstance(duration, dict):
-        secs, nanos = duration.get("secs"), duration.get("nanos")
-        if isinstance(secs, (int, float)):
-            end["duration_s"] = secs + (nanos / 1e9 if isinstance(nanos, (int, float)) else 0.0)
+        secs, nanos = values.number(duration.get("secs")), values.number(duration.get("nanos"))
+        if secs is not None and values.number(secs + (nanos or 0.0) / 1e9) is not None:
+            end["duration_s"] = secs + (nanos or 0.0) / 1e9
     if kind.startswith("collab_"):
         state.spawned[call_id] = end
         thread = payload.get("new_thread_id")

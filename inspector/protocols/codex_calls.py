@@ -7,6 +7,7 @@ import re
 import shlex
 from typing import Any
 
+from inspector.model import values
 from inspector.model.events import Outcome
 
 # Where the exit code lives, by version (see ../shared/reference/agent-formats.md 1.6).
@@ -36,9 +37,8 @@ def params(name: str, arguments: Any) -> Any:
     """A ``function_call``'s arguments decoded, with a shell command as one command line, not an argv list."""
     value: Any = arguments
     if isinstance(arguments, str):
-        try:
-            value = json.loads(arguments)
-        except ValueError:
+        value, error = values.loads_json(arguments)  # exact, valid text, never a RecursionError
+        if error is not None:
             return arguments
     if isinstance(value, dict):
         command = value.get("command")
@@ -79,20 +79,15 @@ def exit_code(text: str) -> int | None:
     ``Process exited with code N``, or ``exit_code`` of code-mode JSON items (the last one wins)."""
     stripped = text.lstrip()
     if stripped.startswith("{"):
-        try:
-            value = json.loads(stripped)
-        except ValueError:
-            value = None
+        value, _ = values.loads_json(stripped)
         if isinstance(value, dict):
             meta = value.get("metadata")
             code = meta.get("exit_code") if isinstance(meta, dict) else value.get("exit_code")
             if isinstance(code, int) and not isinstance(code, bool):
                 return code
-    found = _EXIT_TEXT.findall(text)
-    if found:
-        return int(found[-1])
-    codes = re.findall(r'"exit_code"\s*:\s*(-?\d+)', text)
-    return int(codes[-1]) if codes else None
+    found = _EXIT_TEXT.findall(text) or re.findall(r'"exit_code"\s*:\s*(-?\d+)', text)
+    code = values.parse_int(found[-1]) if found else None
+    return code if isinstance(code, int) else None  # more digits than Python reads: no code
 
 
 def duration_s(text: str) -> float | None:
@@ -109,9 +104,8 @@ def body(text: str) -> str:
     list (legacy MCP), the part after ``Output:`` of a text with a header (0.77+); else ``text``."""
     stripped = text.lstrip()
     if stripped[:1] in ("{", "["):
-        try:
-            value = json.loads(stripped)
-        except (ValueError, RecursionError):
+        value, error = values.loads_json(stripped)
+        if error is not None:
             return text
         inner = value.get("output") if isinstance(value, dict) else None
         if isinstance(inner, str) and "metadata" in value:

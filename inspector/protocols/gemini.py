@@ -156,7 +156,7 @@ class _Session:
         # gemini-cli core/src/services/chatRecordingService.ts: rewindTo() removes "all messages from (and
         # including) the specified ID onwards"; its loader clears every message when the id is unknown.
         ids = list(self.messages)
-        if message_id in self.messages:
+        if isinstance(message_id, str) and message_id in self.messages:  # an array or object: no id
             for dropped in ids[ids.index(message_id) :]:
                 del self.messages[dropped]
         else:
@@ -205,6 +205,17 @@ def _record_kind(value: Any) -> str:
 
 
 def _message_events(
+    message: dict[str, Any], raw: RawRef, group: str, result_ts: float | None, state: _Follow | None
+) -> list[Event]:
+    """The events of one message; a shape no rule foresaw is one Malformed, never the end of the file."""
+    try:
+        return list(_message_parts(message, raw, group, result_ts, state))
+    except Exception as exc:  # noqa: BLE001 - one bad message must not hide the others
+        reason = f"could not decode: {type(exc).__name__}: {str(exc)[:160]}"
+        return [Malformed(raw.where, reason, source=raw.source, raw=raw)]
+
+
+def _message_parts(
     message: dict[str, Any], raw: RawRef, group: str, result_ts: float | None, state: _Follow | None
 ) -> Iterator[Event]:
     """A message's text (when it has some) and its tool calls, each call followed by its result.

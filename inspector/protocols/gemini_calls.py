@@ -105,7 +105,8 @@ def is_answered(entry: Any) -> bool:
     """True when the entry holds a result: a functionResponse, or a status a call ends with."""
     if not isinstance(entry, dict):
         return False
-    return _function_response(entry) is not None or entry.get("status") in DONE
+    status = entry.get("status")
+    return _function_response(entry) is not None or (isinstance(status, str) and status in DONE)
 
 
 def _function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
@@ -179,6 +180,7 @@ def exit_code(output: Any) -> int | None:
 def _outcome(status: Any, tool: str, output: Any, error: Any) -> tuple[Outcome, str | None, str | None]:
     """``(outcome, error message, error code)`` from a call's status and response."""
     text = error if isinstance(error, str) else None
+    status = status if isinstance(status, str) else None  # an array or object is no status
     if status in ("cancelled", "canceled"):
         if text and _DENIED in text:
             return Outcome.DENIED, _first_lines(text), "denied"

@@ -1,0 +1,121 @@
+"""Codex, Gemini and Claude Code files an attacker wrote (issue 9): wrong types, numbers past any float,
+lone surrogates and nesting no parser follows cost one record at most, never the file or a traceback."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+from hostile_io import HEADLESS, claude_pair, jsonl, run_cli
+
+from inspector.model.details import PersistedDetail
+
+ROOT = Path(__file__).resolve().parents[2]
+SESSION = {"id": "019e0000-0000-7000-8000-00000000000a", "timestamp": "2026-05-12T10:00:00.000Z"}
+HEADER = {"sessionId": "9330d511-0000-0000-0000-00000000000a", "projectHash": "ab12", "kind": "main"}
+
+
+def _codex(*records: dict) -> list[dict]:
+    good = [
+        _envelope(
+            "response_item", {"type": "function_call", "name": "shell", "arguments": "{}", "call_id": "ok"}
+        ),
+        _envelope(
+            "response_item", {"type": "function_call_output", "call_id": "ok", "output": "Exit code: 0"}
+        ),
+    ]
+    return [_envelope("session_meta", {**SESSION, "cli_version": "0.126.0"}), *records, *good]
+
+
+def _envelope(kind: str, payload: dict) -> dict:
+    return {"timestamp": "2026-05-12T10:00:01.000Z", "type": kind, "payload": payload}
+
+
+def _exec(call_id: str, arguments: str) -> dict:
+    payload = {"type": "function_call", "name": "exec_command", "arguments": arguments, "call_id": call_id}
+    return _envelope("response_item", payload)
+
+
+def _dumped(path: Path) -> dict[str, dict]:
+    for command in HEADLESS:  # each one ends well, and its output is valid UTF-8 (run_cli checks)
+        code, _, err = run_cli(*command, str(path))
+        assert code in (0, 1), (command, err)
+    _, out, _ = run_cli("dump", "--json", str(path))
+    return {obj["id"]: obj for obj in map(json.loads, out.splitlines())}
+
+
+def test_codex_lone_surrogates_are_replaced_where_the_record_is_read(tmp_path):
+    arguments = json.dumps({"cmd": "ls \ud800"})  # a surrogate inside the arguments string too
+    output = _envelope("response_item", {"type": "function_call_output", "call_id": "s1", "output": "\udc00"})
+    path = jsonl(tmp_path / "rollout.jsonl", _codex(_exec("s1", arguments), output))
+    calls = _dumped(path)
+    assert calls["s1"]["params"] == {"cmd": "ls \ufffd"} and calls["s1"]["results"][0]["data"] == "\ufffd"
+    assert "ok" in calls
+
+
+def test_codex_durations_and_exit_codes_past_any_number_keep_the_call(tmp_path):
+    huge_end = {"type": "exec_command_end", "call_id": "d1", "exit_code": 10**400}
+    huge_end["duration"] = {"secs": 10**400, "nanos": 1e308}
+    too_long = {"type": "function_call_output", "call_id": "d2", "output": "Exit code: " + "9" * 5000}
+    records = [_exec("d1", "{}"), _envelope("event_msg", huge_end), _exec("d2", "{}")]
+    path = jsonl(tmp_path / "rollout.jsonl", _codex(*records, _envelope("response_item", too_long)))
+    calls = _dumped(path)
+    assert calls["d1"]["state"] == "failed" and calls["d1"]["results"][0]["error_code"] == str(10**400)
+    assert calls["d2"]["state"] == "succeeded" and "ok" in calls  # no exit code Python can read
+
+
+def test_codex_arguments_nested_past_any_parser_are_kept_as_text(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    output = _envelope("response_item", {"type": "function_call_output", "call_id": "n1", "output": deep})
+    path = jsonl(tmp_path / "rollout.jsonl", _codex(_exec("n1", deep), output))
+    calls = _dumped(path)
+    assert calls["n1"]["params"] == deep and calls["n1"]["state"] == "succeeded"
+
+
+def test_gemini_rewind_and_status_of_the_wrong_type(tmp_path):
+    entry = {"id": "g1", "name": "read_file", "args": {}, "status": ["success"]}
+    entry["result"] = [{"functionResponse": {"id": "g1", "name": "read_file", "response": {"error": "x"}}}]
+    message = {"id": "m1", "timestamp": "2026-04-25T08:00:01.000Z", "type": "gemini", "content": ""}
+    later = {**message, "id": "m2", "toolCalls": [{**entry, "id": "g2", "status": "success"}]}
+    for rewind in ([], {"a": 1}):
+        path = jsonl(
+            tmp_path / "session.jsonl", [HEADER, {**message, "toolCalls": [entry]}, {"$rewindTo": rewind}]
+        )
+        assert _dumped(path) == {}  # an id that names no message: the CLI's loader keeps none
+        path = jsonl(
+            tmp_path / "session.jsonl",
+            [HEADER, {"$rewindTo": rewind}, {**message, "toolCalls": [entry]}, later],
+        )
+        calls = _dumped(path)
+        assert calls["g1"]["state"] == "failed" and calls["g2"]["state"] == "succeeded"
+
+
+def test_claude_persisted_output_of_a_size_past_any_float_keeps_the_result(tmp_path):
+    stub = f"<persisted-output>\nOutput too large ({'9' * 400}MB). Full output saved to: ../../etc/passwd\n"
+    stub += "\nPreview (first 2KB):\nabc\n</persisted-output>"
+    path = jsonl(tmp_path / "s.jsonl", claude_pair("x1", {"command": "ls"}, stub))
+    calls = _dumped(path)
+    assert calls["x1"]["state"] == "succeeded"
+
+
+def test_a_saved_output_that_is_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path):
+    signal.alarm(10)  # the read used to wait for a writer forever
+    os.mkfifo(tmp_path / "x1.txt")
+    assert PersistedDetail("x1.txt", str(tmp_path / "x1.txt")).read(100) == (None, 0, "not a regular file")
+    (tmp_path / "zero.txt").symlink_to("/dev/zero")
+    assert PersistedDetail("zero.txt", str(tmp_path / "zero.txt")).read(100)[2] == "not a regular file"
+    signal.alarm(0)
+
+
+def test_text_the_terminal_cannot_encode_is_escaped_not_a_traceback(tmp_path):
+    path = jsonl(tmp_path / "s.jsonl", claude_pair("x1", {"command": "Zürich ☃"}, "ok"))
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONIOENCODING": "ascii"}
+    for command in (["stats"], ["dump"]):
+        args = [sys.executable, "-m", "inspector", *command, str(path)]
+        proc = subprocess.run(args, capture_output=True, env=env, timeout=60)
+        assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
+    assert b"Z\\xfcrich \\u2603" in proc.stdout
