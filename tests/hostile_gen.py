@@ -17,9 +17,6 @@ from typing import Any
 import msgpack
 from hostile_io import alicia_request, alicia_result, claude_pair, rap_request, rap_result
 
-from inspector import protocols
-
-CORPUS = Path(__file__).resolve().parents[1].parent / "shared" / "corpus"
 IDS = ("k1", "k2", "k3")
 
 # -- values ------------------------------------------------------------------------------------
@@ -156,6 +153,74 @@ def _hex_lines(records: list[Any]) -> bytes:
     )
 
 
+def _codex_records() -> list[tuple[str, dict]]:
+    """A rollout (envelope layout): a shell call ended by its output, a patch with its patch_apply_end,
+    and a legacy shell call whose exec_command_end comes before its JSON output."""
+
+    def item(kind: str, **payload: Any) -> dict:
+        return {"timestamp": "2026-05-12T10:00:01.000Z", "type": kind, "payload": payload}
+
+    patch = "*** Begin Patch\n*** Update File: a.py\n@@\n-a\n+b\n*** End Patch"
+    changes = {"a.py": {"update": {"unified_diff": "@@ -1 +1 @@\n-a\n+b\n", "move_path": None}}}
+    legacy = json.dumps({"output": "x", "metadata": {"exit_code": 0, "duration_seconds": 0.5}})
+    meta = {"id": "019e0000-0000-7000-8000-0000000000ff", "timestamp": "2026-05-12T10:00:00.000Z"}
+    return [
+        ("", item("session_meta", **meta, cwd="/w", cli_version="0.126.0", source="cli")),
+        ("k1", item("response_item", type="function_call", name="exec_command", arguments='{"cmd": "ls"}',
+                    call_id="k1")),
+        ("k1", item("response_item", type="function_call_output", call_id="k1",
+                    output="Chunk ID: 1\nWall time: 0.1 seconds\nProcess exited with code 0\nOutput:\nok")),
+        ("k2", item("response_item", type="custom_tool_call", name="apply_patch", input=patch, call_id="k2",
+                    status="completed")),
+        ("k2", item("event_msg", type="patch_apply_end", call_id="k2", success=True, changes=changes)),
+        ("k2", item("response_item", type="custom_tool_call_output", call_id="k2", output="Done")),
+        ("k3", item("response_item", type="function_call", name="shell",
+                    arguments='{"command": ["bash", "-lc", "ls"], "timeout_ms": 1000}', call_id="k3")),
+        ("k3", item("event_msg", type="exec_command_end", call_id="k3", exit_code=0,
+                    duration={"secs": 0, "nanos": 500}, aggregated_output="x")),
+        ("k3", item("response_item", type="function_call_output", call_id="k3", output=legacy)),
+    ]  # fmt: skip
+
+
+GEMINI_HEADER = {"sessionId": "9330d511-0000-0000-0000-0000000000ff", "projectHash": "ab12",
+                 "startTime": "2026-04-25T08:00:00.000Z", "lastUpdated": "2026-04-25T08:00:09.000Z"}  # fmt: skip
+
+
+def _gemini_records() -> list[tuple[str, dict]]:
+    """Messages: the user's, then one per call (a shell command, a file edit with its diff, a listing)."""
+
+    def message(message_id: str, call: dict | None, second: int) -> dict:
+        out = {"id": message_id, "timestamp": f"2026-04-25T08:00:0{second}.000Z", "type": "gemini",
+               "content": [{"text": "on it"}], "tokens": {"input": 1, "output": 2, "total": 3}}  # fmt: skip
+        return {**out, "toolCalls": [call]} if call else {**out, "type": "user", "content": "hi"}
+
+    def call(call_id: str, name: str, args: dict, output: str, display: Any) -> dict:
+        response = {"functionResponse": {"id": call_id, "name": name, "response": {"output": output}}}
+        return {"id": call_id, "name": name, "args": args, "status": "success", "result": [response],
+                "timestamp": "2026-04-25T08:00:02.000Z", "resultDisplay": display}  # fmt: skip
+
+    diff = {"fileDiff": "--- a\n+++ a\n@@ -1,1 +1,1 @@\n-a\n+b\n", "fileName": "a.py", "newContent": "b"}
+    listing = {"summary": "2 files", "files": [{"name": "a.py"}, {"filePath": "b", "lineNumber": 3}]}
+    return [
+        ("", message("u1", None, 1)),
+        ("k1", message("m1", call("k1", "run_shell_command", {"command": "ls"}, "Exit Code: 0\n", "ok"), 2)),
+        ("k2", message("m2", call("k2", "replace", {"file_path": "a.py"}, "done", diff), 3)),
+        ("k3", message("m3", call("k3", "list_directory", {"dir_path": "."}, "x", listing), 4)),
+        ("", {"$set": {"lastUpdated": "2026-04-25T08:00:09.000Z"}}),
+    ]
+
+
+def _gemini_lines(records: list[Any]) -> bytes:
+    return _jsonl([GEMINI_HEADER, *records])
+
+
+def _gemini_document(records: list[Any]) -> bytes:
+    """The JSON layout: the header's fields and the messages (a ``$set`` line has no place there)."""
+    messages = ",\n".join(r if isinstance(r, str) else json.dumps(r) for r in records if "$set" not in r)
+    head = json.dumps(GEMINI_HEADER)[:-1]
+    return f'{head}, "messages": [\n{messages}\n]}}\n'.encode("utf-8", "surrogatepass")
+
+
 BASES: dict[str, tuple[str, Callable[[], list[tuple[str, dict]]], Writer]] = {
     "claude": (".jsonl", _claude_records, _jsonl),
     "recording": (".recording.jsonl", _recording_records, _recording),
@@ -164,33 +229,16 @@ BASES: dict[str, tuple[str, Callable[[], list[tuple[str, dict]]], Writer]] = {
     "alicia-msgpack": (".msgpack", _alicia_records, _msgpack_stream),
     "rap": (".jsonl", _rap_records, _jsonl),
     "lmkit": (".jsonl", _lmkit_records, _jsonl),
+    "codex": (".jsonl", _codex_records, _jsonl),
+    "gemini": (".jsonl", _gemini_records, _gemini_lines),
+    "gemini-json": (".json", _gemini_records, _gemini_document),
 }
-FORCED = {"alicia-json": "alicia", "alicia-hex": "alicia", "alicia-msgpack": "alicia"}
-
-
-def _corpus_records(name: str) -> list[tuple[str, dict]]:
-    """A format another helper adds (codex, gemini): the first records of a corpus file, ids unknown."""
-    folder = CORPUS / name
-    for path in sorted(folder.rglob("*.json*")) if folder.is_dir() else []:
-        lines = [
-            line for line in path.read_text(encoding="utf-8", errors="replace").splitlines() if line.strip()
-        ]
-        records = []
-        for line in lines[:12]:
-            try:
-                value = json.loads(line)
-            except ValueError:
-                break
-            if isinstance(value, dict):
-                records.append(("", value))
-        if records:
-            return records
-    return []
-
-
-for _name in protocols.FORMAT_NAMES:
-    if _name not in BASES and _name not in FORCED.values() and _corpus_records(_name):
-        BASES[_name] = (".jsonl", lambda n=_name: _corpus_records(n), _jsonl)
+FORCED = {
+    "alicia-json": "alicia",
+    "alicia-hex": "alicia",
+    "alicia-msgpack": "alicia",
+    "gemini-json": "gemini",
+}
 
 
 def format_of(kind: str) -> str:

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from typing import Any, BinaryIO
 
 from inspector.model import values
+from inspector.protocols import _jsondeep
 
 # exact: an integer too long for Python stays its digits (model/values.py), never a ValueError
 _DECODER = json.JSONDecoder(parse_int=values.parse_int)
@@ -90,10 +91,13 @@ def _scan_array(
     while True:
         try:
             value, end = _DECODER.raw_decode(text, pos)
-        except (ValueError, RecursionError) as exc:
-            yield pos, -1, None, _reason(exc, first_line)
+            error = None
+        except (ValueError, RecursionError) as exc:  # too deep: that item alone, when its end is found
+            value, error = None, _reason(exc, first_line)
+            end = _jsondeep.value_end(text, pos) if isinstance(exc, RecursionError) else -1
+        yield pos, end, value, error
+        if end < 0:
             return
-        yield pos, end, value, None
         pos = _skip(text, end)
         if text.startswith(",", pos):
             pos = _skip(text, pos + 1)
@@ -116,6 +120,8 @@ def _item_chunk(
     if end < 0:
         return Chunk(where, offset, _line_length(data, offset - base), line, error=error)
     end_offset, _ = pos.at(end)
+    if error is not None:
+        return Chunk(where, offset, end_offset - offset, line, error=error)
     if _SURROGATE_ESCAPE.search(pos.text, start, end) is not None:
         value = values.valid(value)
     chunk = Chunk(where, offset, end_offset - offset, line, value)
@@ -338,6 +344,8 @@ def _document(data: bytes, offset: int) -> Iterator[Chunk]:
                 error = None
             except (ValueError, RecursionError) as exc:
                 value, end, error = None, -1, _reason(exc, pos.first_line)
+                if isinstance(exc, RecursionError) and text.startswith("{", at):
+                    value, end, error = _shallow(text, at, error)
             yield _item_chunk(data, 0, pos, (at, end), "", value, error)
             if end < 0:
                 return
@@ -356,11 +364,11 @@ def member_chunks(data: bytes, chunk: Chunk) -> Iterator[tuple[str, Chunk]]:
     if not text.startswith("{", at):
         return
     try:
-        members = list(_scan_object(text, at))
+        members = list(_jsondeep.scan_object(text, at))
     except (ValueError, RecursionError):
         return
     for key, start, end, value in members:
-        if isinstance(value, list):
+        if isinstance(value, list) or (value is _jsondeep.TOO_DEEP and text.startswith("[", start)):
             label = _member_label(key)
             for item in _split_array(text, data, chunk.offset, pos, start, label):
                 yield key, item
@@ -372,18 +380,10 @@ def _member_label(key: str) -> Callable[[int], str]:
     return lambda number: f"{key}[{number - 1}]"
 
 
-def _scan_object(text: str, at: int) -> Iterator[tuple[str, int, int, Any]]:
-    at = _skip(text, at + 1)
-    while not text.startswith("}", at):
-        key, at = _DECODER.raw_decode(text, at)
-        at = _skip(text, at)
-        if not text.startswith(":", at):
-            raise ValueError("expected ':'")
-        start = _skip(text, at + 1)
-        value, end = _DECODER.raw_decode(text, start)
-        yield str(key), start, end, value
-        at = _skip(text, end)
-        if text.startswith(",", at):
-            at = _skip(text, at + 1)
-        elif not text.startswith("}", at):
-            raise ValueError("expected ',' or '}'")
+def _shallow(text: str, at: int, error: str) -> tuple[Any, int, str | None]:
+    """A document object too deep to decode whole, read member by member (or the error as it was)."""
+    try:
+        value, end = _jsondeep.shallow_object(text, at)
+    except (ValueError, RecursionError):
+        return None, -1, error
+    return (value, end, None) if end > 0 else (None, -1, error)

@@ -10,7 +10,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from hostile_io import HEADLESS, claude_pair, jsonl, run_cli
+from hostile_io import HEADLESS, claude_pair, jsonl, rap_request, rap_result, run_cli
 
 from inspector.model.details import PersistedDetail
 
@@ -119,3 +119,23 @@ def test_text_the_terminal_cannot_encode_is_escaped_not_a_traceback(tmp_path):
         proc = subprocess.run(args, capture_output=True, env=env, timeout=60)
         assert proc.returncode == 0 and b"Traceback" not in proc.stderr, proc.stderr
     assert b"Z\\xfcrich \\u2603" in proc.stdout
+
+
+def test_an_item_nested_past_the_parser_costs_only_itself_in_a_json_document(tmp_path):
+    deep = "[" * 100_000 + "]" * 100_000
+    records = [rap_request("c1"), rap_result("c1"), deep, rap_request("c2"), rap_result("c2")]
+    array = tmp_path / "rap.json"
+    array.write_text(
+        "[\n" + ",\n".join(r if isinstance(r, str) else json.dumps(r) for r in records) + "\n]\n"
+    )
+    assert set(_dumped(array)) == {"c1", "c2"}
+    entry = {"id": "g1", "name": "read_file", "args": {}, "status": "success"}
+    message = {"id": "m1", "timestamp": "2026-04-25T08:00:01.000Z", "type": "gemini", "toolCalls": [entry]}
+    later = {**message, "id": "m2", "toolCalls": [{**entry, "id": "g2"}]}
+    messages = [json.dumps(message, indent=2), deep, json.dumps(later, indent=2)]
+    document = tmp_path / "session.json"
+    for extra in ("", f'"deep": {deep},\n'):  # a message too deep, then a header field too deep
+        items = messages if not extra else messages[::2]
+        head = json.dumps(HEADER, indent=2)[:-2]
+        document.write_text(f'{head},\n{extra}"messages": [\n' + ",\n".join(items) + "\n]\n}\n")
+        assert set(_dumped(document)) == {"g1", "g2"}

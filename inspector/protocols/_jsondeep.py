@@ -1,0 +1,76 @@
+"""JSON containers read member by member, so a value nested deeper than the parser follows costs only itself.
+
+``json`` gives up on a value nested past the recursion limit without saying where it ends; these
+helpers find its end without recursion, so the items and members around it are still read.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from typing import Any
+
+from inspector.model import values
+
+_DECODER = json.JSONDecoder(parse_int=values.parse_int)
+_WS = re.compile(r"[ \t\n\r]*")
+# the tokens that change the depth, with strings taken whole (a bracket inside one is text)
+_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+TOO_DEEP: Any = object()
+"""A member's value that was nested too deeply to decode (its span is still known)."""
+
+
+def skip(text: str, pos: int) -> int:
+    match = _WS.match(text, pos)
+    return match.end() if match else pos
+
+
+def value_end(text: str, pos: int) -> int:
+    """The position after the array or object opening at ``pos``, or -1 when it never closes."""
+    if not text.startswith(("[", "{"), pos):
+        return -1
+    depth = 0
+    for token in _TOKENS.finditer(text, pos):
+        mark = token.group(0)
+        if mark in "[{":
+            depth += 1
+        elif mark in "]}":
+            depth -= 1
+            if depth == 0:
+                return token.end()
+    return -1
+
+
+def scan_object(text: str, at: int) -> Iterator[tuple[str, int, int, Any]]:
+    """``(key, start, end, value)`` for each member of the object opening at ``at``; a value nested too
+    deeply is :data:`TOO_DEEP` (raises ``ValueError`` where the object is not JSON)."""
+    at = skip(text, at + 1)
+    while not text.startswith("}", at):
+        key, at = _DECODER.raw_decode(text, at)
+        at = skip(text, at)
+        if not text.startswith(":", at):
+            raise ValueError("expected ':'")
+        start = skip(text, at + 1)
+        try:
+            value, end = _DECODER.raw_decode(text, start)
+        except RecursionError:
+            value, end = TOO_DEEP, value_end(text, start)
+            if end < 0:
+                raise ValueError("a member nested too deeply never closes") from None
+        yield str(key), start, end, value
+        at = skip(text, end)
+        if text.startswith(",", at):
+            at = skip(text, at + 1)
+        elif not text.startswith("}", at):
+            raise ValueError("expected ',' or '}'")
+
+
+def shallow_object(text: str, at: int) -> tuple[dict[str, Any], int]:
+    """An object too deep to decode whole: its members that decode, an array member too deep as ``[]``
+    (its items are read one by one where the reader splits it), and the position after it."""
+    members = {
+        key: ([] if text.startswith("[", start) else None) if value is TOO_DEEP else value
+        for key, start, _, value in scan_object(text, at)
+    }
+    return members, value_end(text, at)
