@@ -11,10 +11,14 @@ from inspector import protocols
 from inspector.model import Call, CallStore, Request, Result
 from inspector.model.events import Event
 from inspector.protocols import empty
+from inspector.textsafe import clean
 
 
 class UnusableInput(Exception):
     """A path that cannot be opened at all (missing, unreadable, unknown format)."""
+
+    def __str__(self) -> str:  # it names a path, which may hold escapes: one inert line
+        return clean(super().__str__(), keep_newlines=False)
 
 
 @dataclass

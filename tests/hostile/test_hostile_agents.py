@@ -139,3 +139,12 @@ def test_an_item_nested_past_the_parser_costs_only_itself_in_a_json_document(tmp
         head = json.dumps(HEADER, indent=2)[:-2]
         document.write_text(f'{head},\n{extra}"messages": [\n' + ",\n".join(items) + "\n]\n}\n")
         assert set(_dumped(document)) == {"g1", "g2"}
+
+
+def test_a_path_with_escapes_is_named_inertly_when_it_cannot_be_opened(tmp_path):
+    for path in (tmp_path / "missing\x1b]0;pwned\x07\x1b[2J", tmp_path / "folder\u202e\x9b"):
+        if "folder" in path.name:
+            path.mkdir()
+        code, out, err = run_cli("check", str(path))
+        assert code == 2 and err.startswith("inspector: ") and len(err.splitlines()) == 1
+        assert not any(ch in err for ch in "\x1b\x07\u202e\x9b"), err
