@@ -231,15 +231,23 @@ def _json_default(value: Any) -> Any:
 
 
 def dumps_json(value: Any, **options: Any) -> str:
-    """JSON text for an output: UTF-8 kept readable, but nothing in it can act on a terminal."""
+    """JSON text for an output: UTF-8 kept readable, strict JSON (a NaN or an infinity read from a session
+    is written as the string "NaN", "Infinity" or "-Infinity", which every JSON reader accepts), and
+    nothing in it can act on a terminal."""
     try:
-        text = json.dumps(value, ensure_ascii=False, default=_json_default, **options)
-    except ValueError:  # an int past the digit limit that did not come through loads_json
-        text = json.dumps(_ints_as_text(value), ensure_ascii=False, default=_json_default, **options)
+        text = json.dumps(value, ensure_ascii=False, allow_nan=False, default=_json_default, **options)
+    except (
+        ValueError
+    ):  # a non-finite float, or an int past the digit limit that did not come through loads_json
+        text = json.dumps(
+            _json_compliant(value), ensure_ascii=False, allow_nan=False, default=_json_default, **options
+        )
     return _JSON_UNSAFE.sub(_json_escape, text)
 
 
-def _ints_as_text(value: Any, depth: int = 0) -> Any:
+def _json_compliant(value: Any, depth: int = 0) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return "NaN" if value != value else ("Infinity" if value > 0 else "-Infinity")
     if isinstance(value, int) and not isinstance(value, bool):
         try:
             str(value)
@@ -249,7 +257,7 @@ def _ints_as_text(value: Any, depth: int = 0) -> Any:
     if depth > 2000:
         return None
     if isinstance(value, dict):
-        return {k: _ints_as_text(v, depth + 1) for k, v in value.items()}
+        return {k: _json_compliant(v, depth + 1) for k, v in value.items()}
     if isinstance(value, (list, tuple)):
-        return [_ints_as_text(v, depth + 1) for v in value]
+        return [_json_compliant(v, depth + 1) for v in value]
     return value

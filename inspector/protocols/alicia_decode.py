@@ -16,6 +16,11 @@ from inspector.textsafe import one_line
 
 NAME = "alicia"
 
+MALFORMED_PER_PACKET = 20
+"""A packet of many values that are not envelopes (a hostile peer concatenating 200,000 tiny values into
+one frame) lists this many as malformed records, then one record that counts the rest: the good
+envelopes of a batch still decode, and one packet cannot flood the list."""
+
 
 # -- decoding ------------------------------------------------------------------------------
 def unpack(data: bytes) -> Any:
@@ -69,8 +74,18 @@ def decode_object(
     try:
         if isinstance(obj, list):
             events: list[Event] = []
+            bad = 0
             for index, item in enumerate(obj):
-                events.extend(_decode_one(item, f"{where}[{index}]", source, raw, context))
+                decoded = _decode_one(item, f"{where}[{index}]", source, raw, context)
+                if len(decoded) == 1 and isinstance(decoded[0], Malformed):
+                    bad += 1
+                    if bad > MALFORMED_PER_PACKET:
+                        continue
+                events.extend(decoded)
+            if bad > MALFORMED_PER_PACKET:
+                more = bad - MALFORMED_PER_PACKET
+                reason = f"{more} more items of this packet are not envelopes either (not listed one by one)"
+                events.append(Malformed(where=where, reason=reason, source=source, raw=raw))
             if not obj:
                 events.append(
                     Malformed(where=where, reason="empty array of envelopes", source=source, raw=raw)

@@ -168,6 +168,25 @@ def test_json_outputs_escape_c1_and_bidi(tmp_path):
     assert json.loads(out)["id"] == "t\u009b1\u202e"
 
 
+def test_json_outputs_stay_strict_json_with_nan_and_infinities_in_a_session(tmp_path):
+    """Python's JSON reader takes NaN and Infinity from a file; dump --json echoed them, which strict
+    readers (jq, browsers, Go) refuse: they are written as strings."""
+    path = tmp_path / "nan.jsonl"
+    line = json.dumps(alicia_request("t1", parameters={"x": float("nan"), "y": [float("inf")]}))
+    path.write_text(line + "\n")
+
+    def strict(constant: str):
+        raise ValueError(f"not strict JSON: {constant}")
+
+    for command in (["dump", "--json"], ["stats", "--json"]):
+        code, out, err = run_cli(*command, str(path))
+        assert code in (0, 1), err
+        for text in out.splitlines():
+            json.loads(text, parse_constant=strict)
+    code, out, _ = run_cli("dump", "--json", str(path))
+    assert json.loads(out.splitlines()[0])["params"] == {"x": "NaN", "y": ["Infinity"]}
+
+
 def test_values_clamp_times_and_durations():
     from inspector.model import values
 
@@ -261,3 +280,27 @@ def test_integers_past_64_bits_are_read_exactly_and_big_floats_stay_floats(text,
     value, error = values.loads_json(text)
     assert error is None
     assert repr(value) == repr(expected)  # ints stay ints, exactly; floats stay floats
+
+
+def test_one_packet_of_many_values_is_not_a_flood_of_records():
+    """200,000 tiny values concatenated into one frame were 200,000 malformed records (the list grew
+    without end); the good envelopes of a batch still decode and the rest is counted in one record."""
+    import msgpack
+
+    from inspector.model.events import Malformed, Request
+    from inspector.protocols import alicia_decode
+
+    good = msgpack.packb(
+        {
+            "stanzaId": -1,
+            "conversationId": "c1",
+            "type": 6,
+            "meta": {},
+            "body": {"id": "r1", "toolName": "t", "execution": "client", "parameters": {}},
+        }
+    )
+    events = alicia_decode.decode_packet(good + b"\x01" * 200_000 + good)
+    malformed = [e for e in events if isinstance(e, Malformed)]
+    assert len([e for e in events if isinstance(e, Request)]) == 2
+    assert len(malformed) == alicia_decode.MALFORMED_PER_PACKET + 1
+    assert "199980 more items" in malformed[-1].reason
