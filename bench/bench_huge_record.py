@@ -33,8 +33,8 @@ try:
         import inspector.cli, inspector.protocols.claude, inspector.protocols.rap  # noqa: F401
     else:
         from inspector.cli import main
-        import io, contextlib
-        with contextlib.redirect_stdout(io.StringIO()):
+        import contextlib, os
+        with open(os.devnull, "w") as sink, contextlib.redirect_stdout(sink):  # a pipe, as a user's
             code = main(sys.argv)
 finally:
     # VmHWM: this process's own high-water mark (ru_maxrss would carry the forking parent's over exec)

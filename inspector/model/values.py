@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import math
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import Any
 
 _fast_loads: Callable[[bytes | bytearray | memoryview], Any] | None
@@ -243,6 +243,15 @@ def dumps_json(value: Any, **options: Any) -> str:
             _json_compliant(value), ensure_ascii=False, allow_nan=False, default=_json_default, **options
         )
     return _JSON_UNSAFE.sub(_json_escape, text)
+
+
+def json_chunks(value: Any) -> Iterator[str]:
+    """The text of :func:`dumps_json` (without options) a piece at a time, for a value holding a huge
+    string: the one-shot encoder holds the string, its escaped copy and the joined text at once (3x),
+    this holds the string and one escaped copy (2x)."""
+    encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=_json_default)
+    for chunk in encoder.iterencode(_json_compliant(value)):
+        yield _JSON_UNSAFE.sub(_json_escape, chunk)
 
 
 def _json_compliant(value: Any, depth: int = 0) -> Any:

@@ -9,7 +9,7 @@ from typing import Any
 
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
-from inspector.protocols import _jsonhead
+from inspector.protocols import _jsonhead, _reread
 from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
@@ -85,10 +85,10 @@ def read_set(paths: list[str]) -> list[Iterator[Event]]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one line ``raw`` points at again (links to other lines are not restored)."""
-    return decode_line(raw.read(), raw)
+    return decode_line(_reread.reread(raw), raw)
 
 
-def decode_line(line: bytes, raw: RawRef) -> list[Event]:
+def decode_line(line: bytes | str, raw: RawRef) -> list[Event]:
     """The events of one line on its own (for a growing file, or to re-read a stored record)."""
     path = raw.source
     source = (
@@ -96,7 +96,7 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         if is_agent_file(path)
         else RecordOrigin(path)
     )
-    if line.startswith(_BOM):
+    if isinstance(line, bytes) and line.startswith(_BOM):
         line = line[len(_BOM) :]
     if not line.strip():
         return []

@@ -22,7 +22,7 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.protocols import _jsonhead, _values
+from inspector.protocols import _jsonhead, _reread, _values
 from inspector.protocols.codex_calls import command_line, output_text, params
 from inspector.protocols.codex_ends import POLLERS, State, end_event, output, unanswered_ends
 from inspector.protocols.codex_hosted import HOSTED as _HOSTED
@@ -110,14 +110,15 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one line ``raw`` points at again (links to other lines are not restored)."""
-    return list(_line(raw.read(), raw, State()))
+    return list(_line(_reread.reread(raw), raw, State()))
 
 
 # -- lines ------------------------------------------------------------------------------------------
 
 
-def _line(line: bytes, raw: RawRef, state: State) -> Iterator[Event]:
-    line = line.lstrip(_BOM) if line.startswith(_BOM) else line
+def _line(line: bytes | str, raw: RawRef, state: State) -> Iterator[Event]:
+    if isinstance(line, bytes) and line.startswith(_BOM):
+        line = line.lstrip(_BOM)
     if not line.strip():
         return
     record, error = values.loads_json(line)  # exact integers, lone surrogates replaced (model/values.py)

@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _values
+from inspector.protocols import _jsonfile, _reread, _values
 from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
 
 NAME = "gemini"
@@ -54,7 +54,7 @@ def read(path: str) -> Iterator[Event]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one message record ``raw`` points at again (its calls, each with its result)."""
-    value, error = _jsonfile.loads(raw.read())
+    value, error = _jsonfile.loads(_reread.reread(raw))
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     if not isinstance(value, dict) or "id" not in value:

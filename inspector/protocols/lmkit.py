@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
-from inspector.protocols import _jsonfile, _jsonhead, _values
+from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
 from inspector.textsafe import one_line
 
 NAME = "lmkit"
@@ -84,7 +84,7 @@ def _chunk_events(path: str, chunk: _jsonfile.Chunk, line: bytes | None) -> Iter
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one record ``raw`` points at again."""
-    value, error = _jsonfile.loads(raw.read())
+    value, error = _jsonfile.loads(_reread.reread(raw))
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     return decode(value, raw)

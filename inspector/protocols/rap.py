@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _jsonhead, _values
+from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
 from inspector.protocols.rap_callbacks import (
     SEGMENT_TYPES,
     cancel,
@@ -77,7 +77,7 @@ def _chunk_events(path: str, chunk: _jsonfile.Chunk) -> list[Event]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one record ``raw`` points at again."""
-    value, error = _jsonfile.loads(raw.read())
+    value, error = _jsonfile.loads(_reread.reread(raw))
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     return decode(value, raw)
