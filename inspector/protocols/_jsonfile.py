@@ -33,10 +33,13 @@ class Chunk:
     error: str | None = None
 
 
+_DEEP = "nested too deeply to decode"
+
+
 def _reason(exc: BaseException, first_line: int | None = None) -> str:
     """Why a value could not be read; ``first_line`` numbers the lines of a multi-line text."""
     if isinstance(exc, RecursionError):
-        return "nested too deeply to decode"
+        return _DEEP
     if isinstance(exc, json.JSONDecodeError):
         if first_line is not None:
             return f"not JSON: {exc.msg} (line {first_line + exc.lineno - 1}, column {exc.colno})"
@@ -162,7 +165,8 @@ def read_chunks(path: str) -> Iterator[Chunk]:
 
     A file whose first line is a JSON value by itself is read line by line (a bad line becomes an
     error chunk and the next line is read); otherwise the file is one JSON document (or several, one
-    after another), and reading stops at the first place it cannot be decoded.
+    after another), and reading stops at the first place it cannot be decoded. A file of one line
+    nested too deeply to decode whole is a document too: its items and members are read one by one.
     """
     with open(path, "rb") as fh:
         first = _first_line(fh)
@@ -170,11 +174,12 @@ def read_chunks(path: str) -> Iterator[Chunk]:
             return
         offset, raw = first
         fh.seek(0)
-        if _decodes(raw):
+        reason = loads(raw)[1]
+        if reason is None:
             yield from _lines(_file_lines(fh))
             return
         data = fh.read()
-    if _spans_lines(raw):
+    if _spans_lines(raw) or (reason == _DEEP and not data[offset + len(raw) :].strip()):
         yield from _document(data, offset)
     else:
         yield from _lines(_split_lines(data))
@@ -237,10 +242,6 @@ def _first_line(fh: BinaryIO) -> tuple[int, bytes] | None:
             return offset, raw
         offset += len(raw)
     return None
-
-
-def _decodes(raw: bytes) -> bool:
-    return loads(raw)[1] is None
 
 
 def _spans_lines(raw: bytes) -> bool:

@@ -141,6 +141,24 @@ def test_an_item_nested_past_the_parser_costs_only_itself_in_a_json_document(tmp
         assert set(_dumped(document)) == {"g1", "g2"}
 
 
+def test_a_one_line_gemini_document_loses_only_its_message_nested_too_deeply(tmp_path):
+    """The whole ``{..., "messages": [...]}`` on one line (no indent), one message too deep: the
+    messages around it are still read, and the deep one is named where it is."""
+    deep = "[" * 100_000 + "]" * 100_000
+    entry = {"id": "g1", "name": "read_file", "args": {}, "status": "success"}
+    message = {"id": "m1", "timestamp": "2026-04-25T08:00:01.000Z", "type": "gemini", "toolCalls": [entry]}
+    later = {**message, "id": "m2", "toolCalls": [{**entry, "id": "g2"}]}
+    document = tmp_path / "session-2026-04-25T08-00-9330d511.json"
+    head = json.dumps(HEADER)[:-1]
+    for extra in ("", f'"deep": {deep}, '):  # a message too deep, then a header field too deep
+        items = [json.dumps(message), deep, json.dumps(later)] if not extra else [json.dumps(message)]
+        document.write_text(f'{head}, {extra}"messages": [' + ", ".join(items) + "]}\n")
+        assert set(_dumped(document)) == ({"g1", "g2"} if not extra else {"g1"})
+    document.write_text(f'{head}, "messages": [{json.dumps(message)}, {deep}]}}\n')
+    _, out, _ = run_cli("check", str(document))
+    assert "line 1 messages[1]: malformed record: nested too deeply to decode" in out
+
+
 def test_a_path_with_escapes_is_named_inertly_when_it_cannot_be_opened(tmp_path):
     for path in (tmp_path / "missing\x1b]0;pwned\x07\x1b[2J", tmp_path / "folder\u202e\x9b"):
         if "folder" in path.name:
