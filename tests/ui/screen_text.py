@@ -35,3 +35,20 @@ async def wait_for(pilot, condition, seconds: float = 8.0) -> bool:
             return True
         await pilot.pause(0.05)
     return condition()
+
+
+def settled(app) -> bool:
+    """Whether the main screen has taken in every change of its store (no repaint waiting on its timer)."""
+    from inspector.ui.screens.main import MainScreen
+
+    for screen in app.screen_stack:
+        if isinstance(screen, MainScreen):
+            feed = screen.presenter.feed
+            return screen._flush_timer is None and (feed is None or not feed._pending)
+    return True
+
+
+async def settle(pilot) -> None:
+    """Pause until the main screen has shown every change made so far (see :func:`wait_for`)."""
+    assert await wait_for(pilot, lambda: settled(pilot.app))
+    await pilot.pause()

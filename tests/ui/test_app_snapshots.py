@@ -90,7 +90,7 @@ def test_detail_per_result_kind(snap_compare, call_id):
 
 
 def test_answer_screen(snap_compare):
-    from test_app_live import live_app
+    from test_app_live import live_app, shown
     from test_app_live import request as live_request
 
     app, source, _ = live_app()
@@ -98,7 +98,7 @@ def test_answer_screen(snap_compare):
     async def run_before(pilot) -> None:
         await pilot.pause()
         source.receive(live_request("t1"), participant="agent", topic="alicia")
-        await pilot.pause()
+        await shown(pilot, pilot.app, "t1")  # a live list repaints on a throttling timer
         await pilot.press("a")
         await pilot.pause()
         for widget in pilot.app.screen.query("Input, TextArea"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import pytest
-from screen_text import screen_text, wait_for
+from screen_text import screen_text, settle, wait_for
 from ui_factories import T0, make_app
 
 from inspector.model import CallStore, FakeClock
@@ -91,7 +91,7 @@ async def test_live_bars_count_down_turn_overdue_and_mark_late_and_duplicate_res
     async with app.run_test(size=SNAP_SIZE) as pilot:
         play(source, clock)
         app.tick()
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("w")
         await pilot.pause()
         lines = {
@@ -140,7 +140,7 @@ def live_snapshot(theme: str):
     async def run_before(pilot) -> None:
         play(source, clock)
         app.tick()
-        await pilot.pause()
+        await settle(pilot)
         await pilot.press("w")
         await pilot.pause()
 
