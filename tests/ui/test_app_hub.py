@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import asyncio
 
-from screen_text import screen_text
+from screen_text import screen_text, settle
 from ui_factories import SIZE, make_app
 
 from inspector.live.hub_peers import HubBridge
@@ -43,7 +43,7 @@ async def test_the_person_answers_a_hub_request_and_the_bridge_gets_it_by_reques
                     break
                 await pilot.pause(0.05)
             [call] = list(store.all_calls())
-            await pilot.pause(0.1)
+            await settle(pilot)  # the list has taken the request in (repaints are throttled)
             await pilot.press("a")
             await pilot.pause()
             assert isinstance(app.screen, AnswerScreen)
@@ -92,7 +92,7 @@ async def test_the_app_as_a_hub_monitor_lists_the_conversation_and_cannot_answer
                 if len(store.calls) == 2:
                     break
                 await pilot.pause(0.05)
-            await pilot.pause(0.2)
+            await settle(pilot)
             text = screen_text(app)
             assert "web_search" in text and "get_battery" in text and "connected" in text
             assert f"hub monitor {server.url}" in text  # the status names the transport and role
