@@ -313,6 +313,13 @@ def _event(payload: dict[str, Any], ts: float | None, raw: RawRef, state: State)
         yield Marker("aborted", f"turn aborted ({reason})", state.group, ts, "system", raw)
     elif kind in ("user_message", "task_started"):
         yield from _cancel_aborted(state)  # a new turn: the text itself is a response_item message
+    elif kind == "thread_rolled_back":  # /undo and backtracking: the model forgets the last turns
+        turns = payload.get("num_turns")
+        count = f"{turns} turn{'' if turns == 1 else 's'}" if type(turns) is int else "turns"
+        text = (
+            f"thread rolled back ({count}): the calls above it stay in the file, not in the model's context"
+        )
+        yield Marker("rollback", text, state.group, ts, "system", raw)
 
 
 def _end(

@@ -307,3 +307,21 @@ def test_codex_file_ending_mid_call(tmp_path: Path) -> None:
     store.ingest_many(events)
     assert calls(store)["call_a"].result is None
     assert len([e for e in events if isinstance(e, Malformed)]) == 1  # the cut line, and only it
+
+
+def test_codex_thread_rolled_back_is_a_marker(tmp_path: Path) -> None:
+    """``EventMsg::ThreadRolledBack { num_turns }`` (openai/codex, ``rollback_thread``): the calls before
+    it stay (they ran), a separator row says the model forgot them; nothing malformed, no orphan."""
+    records = [
+        meta("0.130.0"),
+        call("shell", {"command": ["ls"]}, "call_1", 1),
+        output("call_1", "a\nb", 2),
+        event({"type": "thread_rolled_back", "num_turns": 2}, 3),
+        event({"type": "thread_rolled_back", "num_turns": "x"}, 4),
+    ]
+    events, store = load(write(tmp_path, records))
+    assert len(list(store.all_calls())) == 1 and not store.orphans and not store.malformed
+    marks = [e.text for e in events if isinstance(e, Marker) and e.kind == "rollback"]
+    assert marks[0].startswith("thread rolled back (2 turns)") and marks[1].startswith(
+        "thread rolled back (turns)"
+    )
