@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
@@ -9,6 +10,7 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _jsonfile, _reread, _values
+from inspector.protocols.gemini_agents import agent_of, nested
 from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
 
 NAME = "gemini"
@@ -36,8 +38,12 @@ def sniff(path: str, head: bytes) -> int:
     return 0
 
 
-def read(path: str) -> Iterator[Event]:
-    """Every event of a session file, either layout; bad records become Malformed, the rest still loads."""
+def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
+    """Every event of a session file, either layout; bad records become Malformed, the rest still loads.
+
+    The sub-agents its calls ran follow, each under its call, when their files are there
+    (gemini_agents.py; ``seen``: the files already read)."""
+    seen = {os.path.abspath(path)} if seen is None else seen
     session = _Session()
     for chunk in _jsonfile.read_chunks(path):
         raw = _raw(path, chunk)
@@ -49,7 +55,8 @@ def read(path: str) -> Iterator[Event]:
             session.add_line(chunk.value, raw)
     yield from session.bad
     yield from session.events()
-    _FOLLOWED[path] = session.follow_state()
+    _FOLLOWED[path] = session.follow_state(seen)
+    yield from nested(path, session.group, session.children, read, seen)
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -70,13 +77,15 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """
     state = _FOLLOWED.get(raw.source)
     if state is None or raw.where == "line 1":  # a new file, or the old one truncated and restarted
-        state = _FOLLOWED[raw.source] = _Follow()
+        state = _FOLLOWED[raw.source] = _Follow(seen={os.path.abspath(raw.source)})
     if state.document:
         return []  # a JSON document is rewritten whole, never appended to
     value, error = _jsonfile.loads(line.lstrip(b"\xef\xbb\xbf"))
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
-    return state.decode(value, raw)
+    events = state.decode(value, raw)
+    ran = {agent: e.call_id for e in events if isinstance(e, Request) and (agent := agent_of(e))}
+    return events + list(nested(raw.source, state.group, ran, read, state.seen)) if ran else events
 
 
 def _raw(path: str, chunk: _jsonfile.Chunk) -> RawRef:
@@ -97,6 +106,7 @@ class _Session:
     bad: list[Event] = field(default_factory=list)
     emitted: set[str] = field(default_factory=set)
     answered: set[str] = field(default_factory=set)
+    children: dict[str, str] = field(default_factory=dict)  # sub-agent id -> the call that ran it
 
     def add_line(self, value: Any, raw: RawRef) -> None:
         kind = _record_kind(value)
@@ -176,11 +186,13 @@ class _Session:
     def _note(self, event: Event) -> None:
         if isinstance(event, Request):
             self.emitted.add(event.call_id)
+            if agent := agent_of(event):
+                self.children.setdefault(agent, event.call_id)
         elif isinstance(event, Result):
             self.answered.add(event.call_id)
 
-    def follow_state(self) -> _Follow:
-        state = _Follow(group=self.group, document=self.document, last_ts=self.last_updated)
+    def follow_state(self, seen: set[str]) -> _Follow:
+        state = _Follow(group=self.group, document=self.document, last_ts=self.last_updated, seen=seen)
         state.requested, state.answered = self.emitted, self.answered
         state.texts = set(self.messages)
         return state
@@ -274,6 +286,7 @@ class _Follow:
     requested: set[str] = field(default_factory=set)
     answered: set[str] = field(default_factory=set)
     texts: set[str] = field(default_factory=set)
+    seen: set[str] = field(default_factory=set)  # the files read: this one and its sub-agents'
 
     def decode(self, value: Any, raw: RawRef) -> list[Event]:
         kind = _record_kind(value)

@@ -49,3 +49,36 @@ def test_only_rollouts_and_chat_sessions_are_listed_and_a_bad_one_is_listed_with
     gemini = agents.find_gemini(str(tmp_path / "gemini"))
     assert [(s.agent, s.project, s.tool_calls) for s in gemini] == [("Gemini", "ab" * 6, 0)]
     assert agents.find_codex(str(tmp_path / "nowhere")) == []
+
+
+def test_a_gemini_sub_agent_file_is_not_a_session_of_its_own_and_its_calls_count_in_the_parent(tmp_path):
+    """gemini-cli (packages/core/src/services/chatRecordingService.ts) keeps a sub-agent's file in
+    ``chats/<main session id>/<agent id>.jsonl``; its own session list skips ``kind: "subagent"``."""
+    chats = tmp_path / ("ab" * 32) / "chats"
+    (chats / "main-1").mkdir(parents=True)
+    entry = {"id": "c1", "name": "codebase_investigator", "args": {}, "status": "success", "agentId": "a-1"}
+    inner = {**entry, "id": "c2", "name": "read_file"}
+    del inner["agentId"]
+
+    def lines(header: dict, entries: list) -> str:
+        message = {
+            "id": "m1",
+            "timestamp": "2026-04-25T08:00:01.000Z",
+            "type": "gemini",
+            "toolCalls": entries,
+        }
+        return json.dumps(header) + "\n" + json.dumps(message) + "\n"
+
+    main = {
+        "sessionId": "main-1",
+        "projectHash": "h",
+        "startTime": "2026-04-25T08:00:00.000Z",
+        "kind": "main",
+    }
+    (chats / "session-2026-04-25T08-00-main-1.jsonl").write_text(lines(main, [entry]))
+    agent = {**main, "sessionId": "a-1", "kind": "subagent"}
+    (chats / "main-1" / "a-1.jsonl").write_text(lines(agent, [inner]))
+    found = agents.find_gemini(str(tmp_path))
+    assert [(os.path.basename(s.path), s.tool_calls) for s in found] == [
+        ("session-2026-04-25T08-00-main-1.jsonl", 2)
+    ]
