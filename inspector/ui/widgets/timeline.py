@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import bisect
-from itertools import islice
+from operator import attrgetter
 
 from textual import events
 from textual.geometry import Region, Size
@@ -16,6 +16,7 @@ from inspector.ui import keys
 from inspector.ui.render.rows import SOON, RowStyles
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
+from inspector.ui.widgets.timeline_measure import RowSpans
 from inspector.ui.widgets.timeline_rows import (
     item_span,
     label_width,
@@ -46,6 +47,8 @@ IDLE_GAP = 60.0
 FIT_NOW_WITHIN = 3600.0
 """Fit all reaches to now when calls are running and now is at most this far past the last event (a
 finished file's never-answered calls do not squeeze the whole session into the left edge)."""
+
+RESULTS = attrgetter("results")
 
 ZOOM_STEP = 2.0
 PAN_FRACTION = 0.25
@@ -98,6 +101,7 @@ class Timeline(CallList):
         self.collapse_gaps = True
         self._scale_id = 0
         self._spans = Spans(IDLE_GAP)
+        self._row_spans = RowSpans(IDLE_GAP)
         self._calls_running: list[Call] = []
         """Calls without a result among the measured rows (their bars grow with the clock)."""
         self._measured_items: list[Item] | None = None
@@ -136,10 +140,15 @@ class Timeline(CallList):
         if items is not self._measured_items or count < self._measured_count:
             self.remeasure()  # the rows were rebuilt (filter, fold, a new store): start again
             self._measured_items = items
-        spans, running = self._spans, self._calls_running
         changed = False
+        if not self._measured_count and count:  # every row: from the spans kept by row, in a few passes
+            self._spans, self._calls_running, self._deadlines = self._row_spans.measure(
+                items, self.view.store
+            )
+            self._measured_count = count
+        spans, running = self._spans, self._calls_running
         add = spans.add
-        for item in islice(items, self._measured_count, None):  # item_span without the clock, inlined
+        for item in items[self._measured_count :]:  # the new rows (item_span without the clock, inlined)
             if isinstance(item, Call):
                 start, results = item.request.ts, item.results
                 if not results:
@@ -155,7 +164,7 @@ class Timeline(CallList):
                 if span is not None:
                     add(*span)
         self._measured_count = count
-        if any(call.results for call in running):  # answered since: the bar now reaches its result
+        if any(map(RESULTS, running)):  # answered since: the bar now reaches its result
             for call in running:
                 span = item_span(call, None) if call.results else None
                 if span is not None:
