@@ -60,7 +60,7 @@ def main() -> None:
         path = args.big
         if path is None:
             path = Path(folder) / "big.jsonl"
-            build(path, args.mb, DEFAULT_CORPUS)
+            build(path, args.mb * 1_000_000, DEFAULT_CORPUS)
         size = path.stat().st_size
         print(f"{path.name}: {size / 1e6:.1f} MB")
         data = path.read_bytes()
