@@ -58,6 +58,8 @@ def decode_request(
         timeout_ms = DEFAULT_TIMEOUT_MS
     elif isinstance(timeout, int) and not isinstance(timeout, bool) and timeout > 0:
         timeout_ms = timeout
+    elif isinstance(timeout, float) and timeout.is_integer() and timeout > 0:
+        timeout_ms = int(timeout)  # 5000.0: a JavaScript or Python peer's number, the same deadline
     else:
         problems.append(
             f"timeoutMs must be a positive integer (got {one_line(repr(timeout), 30)}); using 30000"

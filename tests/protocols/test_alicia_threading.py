@@ -204,3 +204,17 @@ def test_trace_context_where_each_peer_puts_it():
     console = Console(width=160, record=True)
     console.print(call_header(store.items[0], RenderTheme(), None))
     assert "result trace 4bf92f3577b34da6a3ce929d0e0e4736" in console.export_text()
+
+
+def test_a_timeout_written_as_a_whole_float_is_the_same_deadline():
+    """A JavaScript or Python peer may encode 5000 as 5000.0 (a MessagePack float): not a violation;
+    2.5 ms or a negative number still is (and the default deadline is used)."""
+    whole, half, negative = (
+        alicia.decode_object(
+            {"type": 6, "conversationId": "c", "body": {"id": i, "toolName": "t", "timeoutMs": t}}, ts=1.0
+        )[0]
+        for i, t in (("a", 5000.0), ("b", 2.5), ("c", -1.0))
+    )
+    assert whole.timeout_ms == 5000 and "timeoutMs" not in (whole.violation or "")
+    assert half.timeout_ms == 30_000 and "timeoutMs" in (half.violation or "")
+    assert negative.timeout_ms == 30_000 and "timeoutMs" in (negative.violation or "")
