@@ -104,6 +104,16 @@ def examples(name: str) -> tuple[list[bytes], list[dict]]:
         return lines[:1], [json.loads(line) for line in lines[1:40]]
     if name == "claude":
         return [], _claude_records()
+    if name == "codex":  # both layouts: the legacy bare one and the envelope one of 0.58-0.126
+        records = []
+        for path in sorted((CORPUS / "codex").glob("*.jsonl")):
+            records += _json_lines(path, 30)
+        return [], records[:120]
+    if name == "gemini":  # the JSONL layout: its header line, then message records and updates
+        paths = sorted((CORPUS / "gemini").glob("*.jsonl"))
+        lines = [line for path in paths for line in path.read_bytes().splitlines()[1:40] if len(line) <= 4000]
+        header = paths[0].read_bytes().splitlines()[:1] if paths else []
+        return header, [json.loads(line) for line in lines if line.strip()]
     return [], []
 
 
