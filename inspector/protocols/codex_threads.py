@@ -13,7 +13,8 @@ import os
 import re
 from collections.abc import Callable, Iterator
 
-from inspector.model.events import Event, Malformed, Message, Request
+from inspector.model.events import Event
+from inspector.protocols._nesting import nest_files
 
 _THREAD = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{7,80}")
 _DAY = re.compile(r"\d{4}[/\\]\d{2}[/\\]\d{2}$")
@@ -39,15 +40,5 @@ def nested(
     seen: set[str],
 ) -> Iterator[Event]:
     """The events of each spawned thread whose rollout is here, top-level ones under their spawn call."""
-    for thread, call_id in children.items():
-        path = child_file(parent_path, thread)
-        if path is None or os.path.abspath(path) in seen:
-            continue
-        seen.add(os.path.abspath(path))
-        try:
-            for event in read(path, seen):
-                if isinstance(event, (Request, Message)) and event.parent_id is None:
-                    event.parent_id = call_id
-                yield event
-        except OSError as exc:
-            yield Malformed(path, f"could not read sub-agent thread: {exc.strerror or exc}", source=path)
+    found = ((child_file(parent_path, thread), call_id) for thread, call_id in children.items())
+    return nest_files(found, read, seen, "sub-agent thread")

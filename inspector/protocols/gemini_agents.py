@@ -16,7 +16,8 @@ import os
 import re
 from collections.abc import Callable, Iterator
 
-from inspector.model.events import Event, Malformed, Message, Request
+from inspector.model.events import Event, Request
+from inspector.protocols._nesting import nest_files
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _NAME_LIMIT = 200
@@ -63,18 +64,6 @@ def nested(
     seen: set[str],
 ) -> Iterator[Event]:
     """The events of each sub-agent (agent id -> the call that ran it) whose file is here, its top-level
-    calls and messages under that call; its own sub-agents are nested by ``read`` in turn. ``seen``
-    holds the files already read, so a file is never read twice nor under itself."""
-    for agent_id, call_id in children.items():
-        path = child_file(parent_path, session_id, agent_id)
-        if path is None or os.path.abspath(path) in seen:
-            continue
-        seen.add(os.path.abspath(path))
-        try:
-            for event in read(path, seen):
-                if isinstance(event, (Request, Message)) and event.parent_id is None:
-                    event.parent_id = call_id
-                yield event
-        except OSError as exc:
-            reason = f"could not read the sub-agent's file: {exc.strerror or exc}"
-            yield Malformed(path, reason, source=path)
+    calls and messages under that call; its own sub-agents are nested by ``read`` in turn."""
+    found = ((child_file(parent_path, session_id, agent), call_id) for agent, call_id in children.items())
+    return nest_files(found, read, seen, "the sub-agent's file")
