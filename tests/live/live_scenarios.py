@@ -352,10 +352,36 @@ def _children(pid: int) -> list[int]:
     return [int(x) for x in text.split()]
 
 
-async def kill_nine(out: str) -> dict:
-    """``kill -9`` of ``inspector live``: its SDK child leaves the room; the secret is in no argv or child env."""
+def _running(pids: list[int]) -> list[int]:
+    return [
+        c for c in pids if os.path.exists(f"/proc/{c}") and b"zombie" not in _proc_bytes(c, "status").lower()
+    ]
+
+
+async def kill_and_watch(proc, server: RoomServer, children: list[int]) -> tuple[bool, list[int]]:
+    """``kill -9`` of ``proc``: whether its participant left the room, and which of ``children`` still ran
+    once they had time to notice (those are then killed, so a failed test leaves nothing behind)."""
     import signal
 
+    os.kill(proc.pid, signal.SIGKILL)
+    await proc.wait()
+    left = True
+    try:
+        await until(lambda: len(server.participants(ROOM)) == 0, 20)
+    except TimeoutError:
+        left = False
+    try:  # the children notice their parent is gone and leave: wait for that, not a fixed time
+        await until(lambda: not _running(children), 10)
+    except TimeoutError:
+        pass
+    alive = _running(children)
+    for c in alive:
+        os.kill(c, signal.SIGKILL)
+    return left, alive
+
+
+async def kill_nine(out: str) -> dict:
+    """``kill -9`` of ``inspector live``: its SDK child leaves the room; the secret is in no argv or child env."""
     path = os.path.join(out, "k9.jsonl")
     async with RoomServer(port=0, api_secret=SECRET) as server:
         env = {
@@ -386,28 +412,7 @@ async def kill_nine(out: str) -> dict:
             "child_environ": any(SECRET.encode() in _proc_bytes(c, "environ") for c in children),
             "child_environ_read": all(_proc_bytes(c, "environ") for c in children),
         }
-        os.kill(proc.pid, signal.SIGKILL)
-        await proc.wait()
-        left = True
-        try:
-            await until(lambda: len(server.participants(ROOM)) == 0, 20)
-        except TimeoutError:
-            left = False
-
-        def still_running() -> list[int]:
-            return [
-                c
-                for c in children
-                if os.path.exists(f"/proc/{c}") and b"zombie" not in _proc_bytes(c, "status").lower()
-            ]
-
-        try:  # the children notice their parent is gone and leave: wait for that, not a fixed time
-            await until(lambda: not still_running(), 10)
-        except TimeoutError:
-            pass
-        alive = still_running()
-        for c in alive:
-            os.kill(c, signal.SIGKILL)
+        left, alive = await kill_and_watch(proc, server, children)
         return {"children": len(children), "seen": seen, "left": left, "alive": alive}
 
 

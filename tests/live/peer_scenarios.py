@@ -14,7 +14,7 @@ import os
 import sys
 
 import msgpack
-from live_scenarios import ROOM, make_source, until
+from live_scenarios import ROOM, kill_and_watch, make_source, until
 
 from inspector.answer import compose
 from inspector.model import CallStore, OrphanResult
@@ -248,8 +248,6 @@ async def demo_secrets(out: str) -> dict:
 
 async def kill_nine_ui(out: str) -> dict:
     """``kill -9`` of ``inspector live`` with its UI (on a pseudo-terminal): the SDK child leaves too."""
-    import signal
-
     from live_scenarios import SECRET
 
     async with RoomServer(port=0, api_secret=SECRET) as server:
@@ -280,29 +278,7 @@ async def kill_nine_ui(out: str) -> dict:
         try:
             await until(lambda: len(server.participants(ROOM)) == 1, 30)
             children = _descendants(proc.pid)
-            os.kill(proc.pid, signal.SIGKILL)
-            await proc.wait()
-            left = True
-            try:
-                await until(lambda: len(server.participants(ROOM)) == 0, 20)
-            except TimeoutError:
-                left = False
-            alive = [
-                c
-                for c in children
-                if os.path.exists(f"/proc/{c}") and "zombie" not in _read(f"/proc/{c}/status")
-            ]
-            try:
-                await until(lambda: not [c for c in alive if os.path.exists(f"/proc/{c}")], 10)
-            except TimeoutError:
-                pass
-            alive = [
-                c
-                for c in alive
-                if os.path.exists(f"/proc/{c}") and "zombie" not in _read(f"/proc/{c}/status")
-            ]
-            for c in alive:
-                os.kill(c, signal.SIGKILL)
+            left, alive = await kill_and_watch(proc, server, children)
         finally:
             drained.remove_reader(leader)
             os.close(leader)
