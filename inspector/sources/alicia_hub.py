@@ -40,6 +40,7 @@ class HubSource(PacketSource):
 
     name = "alicia-hub"
     is_live = True
+    numbers_answers = False  # a hub envelope has no stanzaId: sent as previewed
 
     def __init__(
         self,
@@ -294,15 +295,6 @@ class HubSource(PacketSource):
             review.envelope = hub.answer_envelope(body, review.conversation_id)
             review.data = msgpack.packb(review.envelope, use_bin_type=True)
         return review
-
-    def _with_reserved_stanza(self, review: compose.Review) -> tuple[compose.Review, bytes, dict[str, Any]]:
-        """The reviewed answer as it is: a hub envelope has no stanzaId to reserve (the base class would
-        compose it again as a LiveKit envelope, with ``stanzaId`` and ``meta``, whenever the clock-based
-        id moved since the preview)."""
-        if review.refusals or review.data is None or review.envelope is None:
-            issues = review.refusals
-            raise AnswerRefused(issues[0].message if issues else "the answer could not be composed", issues)
-        return review, review.data, review.envelope
 
     async def _publish(self, data: bytes, *, topic: str | None, destination: str | None = None) -> None:
         conn = self._conn

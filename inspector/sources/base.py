@@ -218,6 +218,10 @@ class PacketSource(Source):
     Subclasses provide :meth:`_publish` and call :meth:`receive` for each packet that arrives.
     """
 
+    numbers_answers = True
+    """Whether an answer carries a stanzaId (the documented envelope), taken at send time; an envelope
+    without one (the hub's) is sent exactly as reviewed."""
+
     def __init__(
         self,
         store: CallStore,
@@ -345,7 +349,7 @@ class PacketSource(Source):
     def _with_reserved_stanza(self, review: compose.Review) -> tuple[compose.Review, bytes, dict[str, Any]]:
         """``review`` with the stanzaId taken for it under the state file's lock (another inspector may
         have sent one since the preview); an id taken for an answer that then fails is skipped."""
-        stanza = self.stanzas.reserve(review.conversation_id)
+        stanza = self.stanzas.reserve(review.conversation_id) if self.numbers_answers else review.stanza_id
         if stanza != review.stanza_id:
             call = review.call
             now = self.store.clock.now()
