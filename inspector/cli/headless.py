@@ -8,6 +8,7 @@ from typing import Any
 
 from inspector import protocols
 from inspector.cli import headless_filter
+from inspector.model import Request, Result
 from inspector.model.values import dumps_json, json_chunks
 
 EXIT_OK, EXIT_MALFORMED, EXIT_UNUSABLE = 0, 1, 2
@@ -72,13 +73,10 @@ BIG_CALL = 1 << 20
 result costs one escaped copy, not three (issue 9: one record within about 2x its size)."""
 
 
-def _record_bytes(request: Any, results: list[Any]) -> int:
-    total = 0
-    for event in [request, *results]:
-        raw = getattr(event, "raw", None)
-        if raw is not None:
-            total += raw.length if raw.data is None else len(raw.data)
-    return total
+def _record_bytes(request: Request, results: list[Result]) -> int:
+    events: list[Request | Result] = [request, *results]
+    raws = [event.raw for event in events if event.raw is not None]
+    return sum(raw.length if raw.data is None else len(raw.data) for raw in raws)
 
 
 def run_dump(args: argparse.Namespace) -> int:
