@@ -13,6 +13,7 @@ from inspector.protocols import _jsonhead, _reread
 from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
+from inspector.protocols.format import Format
 
 NAME = "claude"
 DESCRIPTION = "Claude Code transcripts (~/.claude/projects/*/*.jsonl), with their subagents"
@@ -333,3 +334,7 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
         return events if marker is None else [marker, *events]
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         return [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, read_set=read_set)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

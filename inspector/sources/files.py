@@ -6,11 +6,11 @@ import os
 import time
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
-from types import ModuleType
 
 from inspector import protocols
 from inspector.model import CallStore, Malformed
 from inspector.model.events import Event
+from inspector.protocols.format import Format
 from inspector.sources.session import FileSummary, UnusableInput, expand_folders, resolve_format
 
 BIG_FILES = 64 * 1024 * 1024
@@ -36,10 +36,10 @@ class Progress:
 
 @dataclass
 class Opened:
-    """A path with its format module and the namespace that keeps its ids apart from other files."""
+    """A path with its format and the namespace that keeps its ids apart from other files."""
 
     path: str
-    module: ModuleType
+    fmt: Format
     ns: str
     size: int
     reached: int = -1  # where the load's last record ended: a follow starts there, missing nothing
@@ -50,12 +50,12 @@ def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
     paths = expand_folders(paths)
     opened = []
     for index, path in enumerate(paths):
-        module = resolve_format(path, forced)
+        fmt = resolve_format(path, forced)
         try:
             size = os.path.getsize(path)
         except OSError:
             size = 0
-        opened.append(Opened(path, module, str(index) if len(paths) > 1 else "", size))
+        opened.append(Opened(path, fmt, str(index) if len(paths) > 1 else "", size))
     return opened
 
 
@@ -76,7 +76,7 @@ def keep_payloads_for(opened: list[Opened]) -> bool:
 
 def _readers(opened: list[Opened]) -> list[Iterator[Event]]:
     """Fresh event iterators for the files (files of one format read as a set: see protocols.readers)."""
-    return protocols.readers([(o.path, o.module) for o in opened])
+    return protocols.readers([(o.path, o.fmt) for o in opened])
 
 
 def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
@@ -106,7 +106,7 @@ def read_into(
     events = 0
     next_report = clock() + BATCH_SECONDS
     for item, reader in zip(opened, _readers(opened), strict=True):
-        info = FileSummary(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
+        info = FileSummary(path=item.path, format=item.fmt.name, label=os.path.basename(item.path))
         infos.append(info)
         reached = 0
         for count, event in enumerate(_events(item, reader), 1):
