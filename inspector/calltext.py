@@ -54,13 +54,6 @@ def call_text(call: Call, now: float) -> Text:
     if call.request.summary:
         text.append("  " + call.request.summary)
     flags = []
-    if call.undelivered:
-        flags.append("not delivered")
-    if "failure_as_text" in call.notes:
-        flags.append("failure reported as success")
-    link = call.notes.get("link")
-    if link:
-        flags.append(one_line(link.split(";", 1)[0], 120))
     if call.late:
         flags.append("late")
     if call.duplicates:
@@ -130,8 +123,6 @@ def call_json(call: Call, now: float, request=None, results=None) -> dict[str, A
         "late": call.late,
         "duplicates": call.duplicates,
         "violation": request.violation,
-        "undelivered": call.undelivered,
-        "notes": dict(call.notes),
         "summary": request.summary,
         "params": _safe(request.params),
         "where": request.raw.where if request.raw else None,
@@ -145,7 +136,6 @@ def call_json(call: Call, now: float, request=None, results=None) -> dict[str, A
                 "answered_by": r.answered_by,
                 "has_diff": r.has_diff,
                 "where": r.raw.where if r.raw else None,
-                **({"saved_output": r.extra["saved_output"]} if "saved_output" in r.extra else {}),
             }
             for r in results
         ],

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector.protocols import empty
-from inspector.sources.session import resolve_format
+from inspector.session import resolve_format
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_sessions"
 DEMO = SAMPLES / "demo.recording.jsonl"
@@ -38,15 +38,15 @@ def test_an_empty_file_takes_the_format_its_name_or_folder_says(tmp_path, relati
     path = tmp_path / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"")
-    assert resolve_format(str(path)).name == expected
+    assert resolve_format(str(path)).NAME == expected
 
 
 def test_an_empty_file_with_a_plain_name_reads_as_no_calls_and_forced_format_wins(tmp_path):
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"\n")
     module = resolve_format(str(path))
-    assert module.name == empty.NAME and list(module.read(str(path))) == []
-    assert resolve_format(str(path), "recording").name == "recording"
+    assert module.NAME == empty.NAME and list(module.read(str(path))) == []
+    assert resolve_format(str(path), "recording").NAME == "recording"
 
 
 @pytest.mark.parametrize("forced", ["recording", "claude", "alicia", "rap", "lmkit"])

@@ -32,8 +32,13 @@ MAX_LINE_NO = 10**9
 
 # orjson reads integers only within 64 bits and turns bigger ones into floats: a parsed float that big
 # in a record whose text has a run of 19 digits (-2^63 has 19) sends it to the exact stdlib parser.
-# (Walking the parsed value costs a tenth of scanning its bytes: bench/bench_claude_stats.py.)
+# Either test clears a record. A short record is cleared from its bytes (every digit mapped to "0",
+# anything else to a space, then one search for 19 zeros, both in C); a long one, whose bytes are
+# mostly strings, costs less to walk once parsed (bench/budgets.py measures the read).
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")
+_DIGITS_TO_ZERO = bytes(48 if 48 <= code <= 57 else 32 for code in range(256))
+_LONG_RUN = b"0" * 19
+SCAN_BYTES = 4096
 _BIG_FLOAT = 9.2e18
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 _SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89abcdefABCDEF]")
@@ -72,7 +77,10 @@ def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | N
         except (ValueError, TypeError, RecursionError):
             pass  # the stdlib parser says why, and reads what orjson refuses (lone surrogates, NaN)
         else:
-            if not _has_big_float(value) or _LONG_DIGITS.search(raw) is None:
+            if len(raw) <= SCAN_BYTES:
+                if _LONG_RUN not in bytes(raw).translate(_DIGITS_TO_ZERO) or not _has_big_float(value):
+                    return value, None
+            elif not _has_big_float(value) or _LONG_DIGITS.search(raw) is None:
                 return value, None
     return loads_exact(bytes(raw))
 
@@ -169,6 +177,8 @@ def number(value: Any) -> float | None:
 
 def time_s(value: Any) -> float | None:
     """Epoch seconds a clock can show, or None (NaN, infinities and times past year 9999 are no time)."""
+    if type(value) is float and MIN_TIME_S <= value <= MAX_TIME_S:  # the common case (NaN fails here)
+        return value
     if value is None:
         return None
     seconds = number(value)

@@ -13,7 +13,6 @@ from inspector.protocols import _jsonhead, _reread
 from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
-from inspector.protocols.format import Format
 
 NAME = "claude"
 DESCRIPTION = "Claude Code transcripts (~/.claude/projects/*/*.jsonl), with their subagents"
@@ -35,46 +34,37 @@ _SNIFF_KEYS = re.compile(rb'"(?:sessionId|parentUuid|leafUuid)"\s*:')
 
 
 def sniff(path: str, head: bytes) -> int:
-    """80 when a record of the head is a Claude Code record (a message, a summary or one of the
-    bookkeeping records), 45 when its keys appear, else 0."""
+    """80 when a record of the head is a Claude Code record, 45 when its keys appear, else 0."""
     for record in _jsonhead.head_records(head, 50):
         if isinstance(record, dict) and _looks_like_record(record):
             return 80
     return 45 if _SNIFF_TYPE.search(head) and _SNIFF_KEYS.search(head) else 0
 
 
-# The bookkeeping records Claude Code writes beside the conversation, and the keys each always has: a
-# session can hold nothing else (2.1.x writes a file of file-history-snapshot records for a session whose
-# every prompt was rewound or that never got an answer), and it is still a Claude Code session.
-_BOOKKEEPING = {
-    "file-history-snapshot": ("messageId", "snapshot"),
-    "queue-operation": ("operation", "sessionId"),
-    "last-prompt": ("lastPrompt", "sessionId"),
-    "permission-mode": ("permissionMode", "sessionId"),
-    "custom-title": ("customTitle", "sessionId"),
-    "system": ("uuid", "sessionId"),
-}
-
-
 def _looks_like_record(record: dict[str, Any]) -> bool:
     kind = record.get("type")
     if kind in ("user", "assistant"):
         return isinstance(record.get("message"), dict) and ("sessionId" in record or "uuid" in record)
-    if kind == "summary":
-        return "leafUuid" in record
-    keys = _BOOKKEEPING.get(kind) if isinstance(kind, str) else None
-    return keys is not None and all(key in record for key in keys)
+    return kind == "summary" and "leafUuid" in record
 
 
-def read(path: str, together: Together | None = None, index: int = 0) -> Iterator[Event]:
+DETAILS_OPTIONAL = True
+"""``read`` and ``read_set`` take ``details=False``: results without their detail (see protocols.readers)."""
+
+
+def read(
+    path: str, together: Together | None = None, index: int = 0, *, details: bool = True
+) -> Iterator[Event]:
     """Every event of a session file, then of its subagent files (nested under their Task/Agent call).
 
     ``together`` is shared by the files of one :func:`read_set` (``index`` is this one's place).
     Only a missing or unreadable session file raises (OSError); anything else becomes an event.
+    ``details=False`` leaves out what a store that drops payloads would drop: each result's detail
+    (its ``has_diff`` stays), read again from the record when it is shown.
     """
     agent_file = is_agent_file(path)
     planner = None if agent_file else Planner(path)
-    session = ReadState(planner)
+    session = ReadState(planner, details)
     if not agent_file:
         session.resume = Resume(together, index)
     if planner is not None and together is not None:
@@ -94,11 +84,11 @@ def read(path: str, together: Together | None = None, index: int = 0) -> Iterato
             yield from _read_agent(file, session)
 
 
-def read_set(paths: list[str]) -> list[Iterator[Event]]:
+def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]:
     """Files opened together: a record read from one is not shown again from another (a resumed
     session repeats the one it continues), read in the order given."""
     together = Together(paths)
-    return [read(path, together, index) for index, path in enumerate(paths)]
+    return [read(path, together, index, details=details) for index, path in enumerate(paths)]
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -325,7 +315,7 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     try:
         if session.resume is None or source.nested:
             return decode(value, raw, session, source)
-        marker, repeated = session.resume.see(value, raw, time_of(value.get("timestamp")))
+        marker, repeated = session.resume.see(value, raw, time_of)
         events: list[Event] = (
             [Skipped("repeated by a resumed session", raw.where)]
             if repeated
@@ -334,7 +324,3 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
         return events if marker is None else [marker, *events]
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         return [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
-
-
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, read_set=read_set)
-"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -237,6 +237,17 @@ def details(tool: str, value: Any, request_hint: str = "") -> tuple[Any, bool]:
     return None, False
 
 
+def has_diff(tool: str, value: Any) -> bool:
+    """What ``details(tool, value)[1]`` says, without building the detail (for a read that drops
+    details): a patch with at least one hunk (an object holding a list of lines, numbered or not)."""
+    if not isinstance(value, dict) or not _is_patch(tool, value):
+        return False
+    patch = value.get("structuredPatch")
+    return isinstance(patch, list) and any(
+        isinstance(entry, dict) and isinstance(entry.get("lines"), list) for entry in patch
+    )
+
+
 def _is_patch(tool: str, value: dict[str, Any]) -> bool:
     if "structuredPatch" in value:
         return True

@@ -10,6 +10,7 @@ already read from one file is skipped in the other, so each call shows once.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import Any
 
 from inspector.model.events import Marker, RawRef
@@ -39,14 +40,17 @@ class Resume:
         self.groups: list[str] = []  # session ids in the order they appear
         self.repeated: dict[int, int] = {}  # file index -> records skipped because it holds them
 
-    def see(self, record: dict[str, Any], raw: RawRef, ts: float | None) -> tuple[Marker | None, bool]:
+    def see(
+        self, record: dict[str, Any], raw: RawRef, time_of: Callable[[Any], float | None]
+    ) -> tuple[Marker | None, bool]:
         """``(marker, skip)`` for one record: a marker before it when a new session id begins after
-        another, and whether it repeats a record another file of the set already showed."""
+        another, and whether it repeats a record another file of the set already showed. ``time_of``
+        reads the record's timestamp, only for a marker (most records need none)."""
         marker = None
         sid = record.get("sessionId")
         if isinstance(sid, str) and sid and sid not in self.groups:
             if self.groups:
-                marker = self._marker(sid, raw, ts)
+                marker = self._marker(sid, raw, time_of(record.get("timestamp")))
             self.groups.append(sid)
         uuid = record.get("uuid")
         if self.together is not None and isinstance(uuid, str):

@@ -28,7 +28,6 @@ from inspector.protocols.codex_ends import POLLERS, State, end_event, output, un
 from inspector.protocols.codex_hosted import HOSTED as _HOSTED
 from inspector.protocols.codex_hosted import hosted
 from inspector.protocols.codex_threads import nested
-from inspector.protocols.format import Format
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
@@ -230,10 +229,9 @@ def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> 
             state.patches[call_id] = command
     state.tools[call_id] = name
     if name in POLLERS and isinstance(args, dict):
-        kind, keys = POLLERS[name]
-        target = next((args[key] for key in keys if key in args), None)
+        target = next((args[key] for key in POLLERS[name] if key in args), None)
         if isinstance(target, (int, str)) and not isinstance(target, bool):
-            state.polls[call_id] = (kind, str(target))
+            state.polls[call_id] = str(target)
     summary = _values.arguments_summary(args)
     return Request(call_id, name, state.group, args, ts=ts, sender="assistant", raw=raw, summary=summary)
 
@@ -370,7 +368,3 @@ def _user_shell(payload: dict[str, Any], ts: float | None, raw: RawRef, state: S
     if shown:
         text += "\n" + shown[:TEXT_LIMIT]
     return Message("user_shell", text, state.group, ts, "user", raw)
-
-
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
-"""This format for the registry (:func:`inspector.protocols.get`)."""

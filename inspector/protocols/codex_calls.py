@@ -18,9 +18,6 @@ _RUNNING = re.compile(
 )
 # The header lines a shell output starts with (0.77 shell_command, exec_command, 0.145 apply_patch)
 _HEADER = ("Command: ", "Chunk ID: ", "Exit code: ", "Wall time: ", "Process exited", "Process running")
-# What Codex puts before an output it shortened for the model (0.4x-0.5x shell): the text that follows is
-# the output itself, so a failure it starts with ("failed in sandbox: ...") is still the first thing said.
-_TRUNCATED = re.compile(r"\ATotal output lines: \d+[ \t]*\r?\n(?:[ \t]*\r?\n)*")
 _DENIED = ("rejected by user", "user denied", "Rejected(", "denied by user")
 _CANCELED = ("aborted by user", "interrupted by user", "command aborted", "was interrupted")
 _ERRORS = (
@@ -32,14 +29,6 @@ _ERRORS = (
     "failed in sandbox",
     "execution error:",
     "err: ",  # an MCP call's error as the output item holds it (ResponseInputItem::McpToolCallOutput)
-)
-# A call Codex refused before running anything: its arguments did not parse, or no handler takes it
-# (codex-rs: tools/handlers parse_arguments, "failed to parse function arguments: {err}", the serde error
-# shown with Display or Debug; "failed to parse apply_patch: {err}"; the router's "unsupported call:
-# {name}", "unsupported custom tool call: {name}", "unsupported payload for {tool} handler").
-_REFUSED = re.compile(
-    r"\s*(?:failed to parse (?:function|[\w.-]{1,64}) arguments: |failed to parse apply_patch: "
-    r"|unsupported (?:custom tool )?call: |unsupported payload for )"
 )
 SHELL_TOOLS = ("shell", "shell_command", "exec_command", "local_shell", "container.exec")
 
@@ -147,13 +136,11 @@ def script(text: str) -> str | None:
 
 def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
     """How the output says the call ended, and the message when it did not succeed."""
-    head = _TRUNCATED.sub("", text.lstrip()[:600], count=1)[:400]
+    head = text[:400]
     first = head.strip().splitlines()[0] if head.strip() else ""
     state = script(text)
     if state is not None:  # code mode: the script's own verdict, whatever the commands inside exited with
         return (Outcome.ERROR, first) if state == "failed" else (Outcome.SUCCESS, None)
-    if _REFUSED.match(head):  # the command never ran, whatever the text goes on to quote
-        return Outcome.ERROR, first
     if any(mark in head for mark in _DENIED):
         return Outcome.DENIED, first
     if any(mark in head for mark in _CANCELED):

@@ -9,7 +9,6 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
 from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
-from inspector.protocols.format import Format
 from inspector.textsafe import one_line
 
 NAME = "lmkit"
@@ -42,18 +41,18 @@ class _Invalid(ValueError):
 
 
 def sniff(path: str, head: bytes) -> int:
-    """60 when one of the first records is a ToolCall or ToolCallResult, 40 when their keys appear,
-    25 for a record of another LM-Kit kind, else 0."""
-    kinds = False
-    for first in _jsonhead.head_values(head):
-        if isinstance(first, dict):
-            fields = _fields(first)
-            if "toolcallid" in fields or "resultjson" in fields or "argumentsjson" in fields:
-                return 60
-            kinds = kinds or _kind(fields) is not None
+    """60 when the first record is a ToolCall or ToolCallResult, 40 when their keys appear, else 0."""
+    try:
+        first = _jsonhead.first_value(head)
+    except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
+        first = None
+    if isinstance(first, dict):
+        fields = _fields(first)
+        if "toolcallid" in fields or "resultjson" in fields or "argumentsjson" in fields:
+            return 60
     if _KEYS.search(head):
         return 40
-    return 25 if kinds else 0
+    return 25 if isinstance(first, dict) and _kind(_fields(first)) is not None else 0
 
 
 def read(path: str) -> Iterator[Event]:
@@ -372,7 +371,3 @@ def _denied(payload: Any, extra: dict[str, Any]) -> str:
     if tool:
         extra["denied_tool"] = tool
     return "denied" + (f" ({tool})" if tool else "") + (f": {reason}" if reason else "")
-
-
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
-"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -8,7 +8,6 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
-from inspector.protocols.format import Format
 from inspector.protocols.rap_callbacks import (
     SEGMENT_TYPES,
     cancel,
@@ -43,12 +42,15 @@ _KEYS = re.compile(rb'"(?:callback_url|group_id|tool_call_id|thread_id)"\s*:')
 
 
 def sniff(path: str, head: bytes) -> int:
-    """60 when one of the first records is a RAP message, 20 when RAP field names appear, else 0."""
-    for first in _jsonhead.head_values(head):
-        if isinstance(first, dict):
-            body = _unwrap(first)[0]
-            if isinstance(body, dict) and _kind(body) in _DECODERS:
-                return 60
+    """60 when the first record is a RAP message, 20 when RAP field names appear, else 0."""
+    try:
+        first = _jsonhead.first_value(head)
+    except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
+        first = None
+    if isinstance(first, dict):
+        body = _unwrap(first)[0]
+        if isinstance(body, dict) and _kind(body) in _DECODERS:
+            return 60
     return 20 if _KEYS.search(head) else 0
 
 
@@ -204,7 +206,3 @@ _DECODERS: dict[str, Callable[[dict[str, Any], RawRef, float | None], Request | 
     "migrate": migrate,
     "user_choice_response": choice_response,
 }
-
-
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
-"""This format for the registry (:func:`inspector.protocols.get`)."""

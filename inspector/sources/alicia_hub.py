@@ -23,13 +23,11 @@ import msgpack
 
 from inspector.answer import compose
 from inspector.answer.stanzas import StanzaCounter
-from inspector.model import Call, CallStore
+from inspector.model import Call, CallStore, Request
 from inspector.model.events import Event
 from inspector.protocols import alicia_hub as hub
-from inspector.protocols.alicia_hub_reading import HubReading
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
-from inspector.sources.hub_role import RECLAIM, RoleClaim, RoleWatch
+from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
 from inspector.sources.livekit_room import safe_url
 from inspector.textsafe import one_line
 
@@ -37,7 +35,7 @@ REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry
 MAX_FRAME = 1 << 24  # the hub sets no read limit (gorilla's default); a sanity cap for a person's answer
 
 
-class HubSource(RoleClaim):
+class HubSource(PacketSource):
     """One connection to the hub in the ``monitor`` or ``assistant`` role."""
 
     name = "alicia-hub"
@@ -72,12 +70,7 @@ class HubSource(RoleClaim):
         self.connect_timeout = connect_timeout
         self.origin = origin  # ws.go's CheckOrigin: sent only when asked (--origin)
         self.stanzas = StanzaCounter(store.clock.now, persist=False)  # hub envelopes carry no stanzaId
-        self.reading = HubReading(tool_timeout_ms=self.tool_timeout_ms)
         self.ingest.on_event = self._adjust
-        self._judging: asyncio.TimerHandle | None = None
-        self.watch: RoleWatch | None = None  # the assistant's monitor beside it (sources/hub_role.py)
-        self.displaced = ""  # why another assistant has the role, while it has
-        self._heartbeats: asyncio.Task[None] | None = None
         self.relays = 0  # frames the hub passed on unchanged (see _relay)
         self.lost: asyncio.Event | None = None
         self.give_up_after: float | None = None
@@ -91,11 +84,6 @@ class HubSource(RoleClaim):
     @property
     def label(self) -> str:
         return f"hub {self.role} {self.display_url}"
-
-    @property
-    def can_reclaim(self) -> bool:  # type: ignore[override]
-        """The assistant may take its role back after another took it (:meth:`reclaim`)."""
-        return self.role == "assistant"
 
     # -- lifecycle -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -115,13 +103,11 @@ class HubSource(RoleClaim):
                 open_timeout=self.connect_timeout,
                 max_size=None,  # the hub sets no read limit and forwards frames of any size
             )
-            claiming = not (self.role == "assistant" and self.displaced)
-            if claiming:  # displaced, a reconnection claims nothing until the user takes the role back
-                await self._conn.send(hub.subscribe(self.role))
-                ack = await self._await_ack(hub.SUBSCRIBE_ACK)
-                if not ack.success:
-                    self._fail(f"{REFUSED}: {ack.error or 'no reason given'}")
-            if self.role == "assistant" and claiming:
+            await self._conn.send(hub.subscribe(self.role))
+            ack = await self._await_ack(hub.SUBSCRIBE_ACK)
+            if not ack.success:
+                self._fail(f"{REFUSED}: {ack.error or 'no reason given'}")
+            if self.role == "assistant":
                 await self._register()
         except LiveConnectError:
             await self.leave_quietly()
@@ -132,22 +118,11 @@ class HubSource(RoleClaim):
         # participants: the hub for an assistant; for a monitor, the roles it has seen send (client, agent...)
         peers = ("hub",) if self.role == "assistant" else ()
         self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=peers)
-        if claiming:
-            self.room_event("connection", f"connected to {self.display_url} as {self.role}")
-        else:
-            self.room_event("connection", f"connected to {self.display_url}, not as the assistant: {RECLAIM}")
+        self.room_event("connection", f"connected to {self.display_url} as {self.role}")
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(self._conn))]
         if self.role == "assistant":
-            await self._watch_role()
-            if claiming:
-                self._tasks.append(loop.create_task(self._heartbeat(self._conn)))
-
-    async def _send(self, conn: Any, data: bytes) -> None:
-        """Send on the assistant connection, counted so that the role watch knows the frame is ours."""
-        if self.watch is not None:
-            self.watch.sent(data)
-        await conn.send(data)
+            self._tasks.append(loop.create_task(self._heartbeat(self._conn)))
 
     async def _await_ack(self, kind: int) -> hub.Ack:
         """Read frames until the ack of ``kind``; anything else that arrives first is threaded."""
@@ -189,13 +164,6 @@ class HubSource(RoleClaim):
             self._set_state(status=SourceStatus.DISCONNECTED, detail="left the hub")
 
     async def leave_quietly(self) -> None:
-        if self._judging is not None:
-            self._judging.cancel()
-            self._judging = None
-        watch, self.watch = self.watch, None
-        if watch is not None:
-            await watch.stop()
-        self._heartbeats = None
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             if task is not asyncio.current_task():
@@ -252,11 +220,6 @@ class HubSource(RoleClaim):
         if isinstance(data, str):
             data = data.encode()
         if self.role != "monitor":
-            if self.watch is not None:
-                self.watch.got(data)
-            ack = hub.read_ack(data, hub.SUBSCRIBE_ACK) if self.watch is not None else None
-            if ack is not None and not ack.success:
-                self.room_event("assistant-role", f"the hub refused the assistant role: {ack.error or '?'}")
             self.receive(data, participant="server")
             return
         try:
@@ -274,7 +237,6 @@ class HubSource(RoleClaim):
             self._relay(frame)
             return
         self.receive(frame.data, participant=f"{frame.src} → {frame.dst}")
-        self._judge_later()
 
     def _relay(self, frame: hub.MonitorFrame) -> None:
         """The hub passing on bytes it received: recorded (as ``relay``), not threaded a second time."""
@@ -289,37 +251,16 @@ class HubSource(RoleClaim):
     def _events(self, events: list[Event]) -> None:
         self._emit_events(events)
 
-    def _adjust(self, event: Event) -> bool:
-        """Read each event with the ones before it (:class:`HubReading`); False leaves out an echo."""
-        return self.reading.feed(event)
-
-    def _judge_later(self) -> None:
-        """Mark, when their time comes, the requests the assistant may never have got (a monitor)."""
-        when = self.reading.next_judgement()
-        if when is None or self._judging is not None:
-            return
-        try:
-            loop = asyncio.get_running_loop()
-        except RuntimeError:
-            return
-        delay = max(0.0, when - self.store.clock.now()) + 0.05
-
-        def judge() -> None:
-            self._judging = None
-            for request in self.reading.judge(self.store.clock.now()):
-                call = self.store.find(request.group, request.call_id)
-                if call is not None:
-                    self.store.touch(call)
-            self._judge_later()
-
-        self._judging = loop.call_later(delay, judge)
+    def _adjust(self, event: Event) -> None:
+        """A request from the hub carries no timeout: give it the bridge's wait (or ``--tool-timeout``)."""
+        if isinstance(event, Request) and "timeoutMs" not in _body(event):
+            event.timeout_ms = self.tool_timeout_ms
 
     async def _heartbeat(self, conn: Any) -> None:
         data = hub.heartbeat()
-        self._heartbeats = asyncio.current_task()
         while True:  # one at once, then every heartbeat_every seconds (as the Android assistant does)
             try:
-                await self._send(conn, data)
+                await conn.send(data)
             except Exception:  # noqa: BLE001 - the reader notices the lost connection
                 return
             if self.writer is not None:  # recorded, not listed: one every 15 s would bury the calls
@@ -331,9 +272,7 @@ class HubSource(RoleClaim):
             await asyncio.sleep(self.heartbeat_every)
 
     # -- answering -----------------------------------------------------------------------
-    def review_answer(
-        self, call: Call, draft: compose.Draft, *, stanza_id: int | None = None
-    ) -> compose.Review:
+    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
         """The answer as the hub's Go decoder reads it: ``{conversationId, type: 7, body}``."""
         review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=0, max_bytes=MAX_FRAME)
         if not self.can_answer:
@@ -361,7 +300,17 @@ class HubSource(RoleClaim):
         conn = self._conn
         if conn is None or self.state.status is not SourceStatus.CONNECTED:
             raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
-        await self._send(conn, data)
+        await conn.send(data)
+
+
+def _body(request: Request) -> dict[str, Any]:
+    raw = request.raw
+    try:
+        env = hub.decode(raw.data) if raw is not None and raw.data else {}
+    except hub.FrameError:
+        return {}
+    body = env.get("body")
+    return body if isinstance(body, dict) else {}
 
 
 def _words(exc: BaseException) -> str:

@@ -2,16 +2,18 @@
 
 from __future__ import annotations
 
+import gc
 import os
 import time
 from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
+from types import ModuleType
 
 from inspector import protocols
 from inspector.model import CallStore, Malformed
 from inspector.model.events import Event
-from inspector.protocols.format import Format
-from inspector.sources.session import FileSummary, UnusableInput, expand_folders, resolve_format
+from inspector.session import FileSummary, UnusableInput, expand_folders, resolve_format
 
 BIG_FILES = 64 * 1024 * 1024
 """Above this many bytes in total, payloads are dropped after threading and re-read when shown."""
@@ -36,10 +38,10 @@ class Progress:
 
 @dataclass
 class Opened:
-    """A path with its format and the namespace that keeps its ids apart from other files."""
+    """A path with its format module and the namespace that keeps its ids apart from other files."""
 
     path: str
-    fmt: Format
+    module: ModuleType
     ns: str
     size: int
     reached: int = -1  # where the load's last record ended: a follow starts there, missing nothing
@@ -50,12 +52,12 @@ def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
     paths = expand_folders(paths)
     opened = []
     for index, path in enumerate(paths):
-        fmt = resolve_format(path, forced)
+        module = resolve_format(path, forced)
         try:
             size = os.path.getsize(path)
         except OSError:
             size = 0
-        opened.append(Opened(path, fmt, str(index) if len(paths) > 1 else "", size))
+        opened.append(Opened(path, module, str(index) if len(paths) > 1 else "", size))
     return opened
 
 
@@ -74,9 +76,9 @@ def keep_payloads_for(opened: list[Opened]) -> bool:
     return sum(o.size for o in opened) <= BIG_FILES
 
 
-def _readers(opened: list[Opened]) -> list[Iterator[Event]]:
+def _readers(opened: list[Opened], details: bool = True) -> list[Iterator[Event]]:
     """Fresh event iterators for the files (files of one format read as a set: see protocols.readers)."""
-    return protocols.readers([(o.path, o.fmt) for o in opened])
+    return protocols.readers([(o.path, o.module) for o in opened], details=details)
 
 
 def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
@@ -86,6 +88,20 @@ def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
         raise UnusableInput(f"{opened.path}: {exc.strerror or exc}") from None
     except protocols.FormatError as exc:
         raise UnusableInput(str(exc)) from None
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The cyclic garbage collector off for a load: a load makes millions of objects and keeps many,
+    and the collector, run every 700 allocations, walks the growing store again and again (a fifth
+    of a 100 MB read) to find nothing (a parsed record is freed by its reference count)."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
 
 
 def read_into(
@@ -100,13 +116,24 @@ def read_into(
 
     Stops early (returning what was read) when ``cancelled()`` turns true.
     """
+    with _collector_paused():
+        return _read_into(store, opened, progress, cancelled, clock)
+
+
+def _read_into(
+    store: CallStore,
+    opened: list[Opened],
+    progress: Callable[[Progress], None] | None,
+    cancelled: Callable[[], bool],
+    clock: Callable[[], float],
+) -> list[FileSummary]:
     total = sum(o.size for o in opened) or 1
     infos = []
     done_before = 0
     events = 0
     next_report = clock() + BATCH_SECONDS
-    for item, reader in zip(opened, _readers(opened), strict=True):
-        info = FileSummary(path=item.path, format=item.fmt.name, label=os.path.basename(item.path))
+    for item, reader in zip(opened, _readers(opened, store.keep_payloads), strict=True):
+        info = FileSummary(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
         infos.append(info)
         reached = 0
         for count, event in enumerate(_events(item, reader), 1):
@@ -154,12 +181,3 @@ def _fill_untimed(tagged: list[tuple[float, int, Event, str]]) -> None:
             tagged[index] = (last.get(ns, float("-inf")), seq, event, ns)
         else:
             last[ns] = order
-
-
-def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
-    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
-
-    A folder stands for the Claude Code sessions under it. The one reading path, shared with the UI's
-    load (:func:`read_into`): namespaces, malformed counts, error mapping.
-    """
-    return read_into(store, open_paths(paths, forced))

@@ -110,14 +110,6 @@ KEYS: tuple[Key, ...] = (
         "answer", "a", "answer", "Answer", "main", show=True, tooltip="Answer a pending client request (live)"
     ),
     Key(
-        "reclaim",
-        "R",
-        "reclaim",
-        "Take the role back",
-        "main",
-        tooltip="Hub assistant displaced by another: subscribe as the assistant again (heartbeats resume)",
-    ),
-    Key(
         "play-pause", "space", "play_pause", "Play/pause", "main", show=True, tooltip="Replay: play or pause"
     ),
     Key("step-prev", "left_square_bracket", "step(-1)", "Step back", "main", show=True),
@@ -175,7 +167,6 @@ MODE_ACTIONS = {
     "speed": "replay",
     "toggle_follow": "files",
     "answer": "live",
-    "reclaim": "reclaim",
 }
 """Actions that only mean something in one kind of session (hidden from the footer and palette elsewhere)."""
 
@@ -219,9 +210,3 @@ def check_keymap(keymap: dict[str, object]) -> tuple[dict[str, str], list[str]]:
         else:
             problems.append(f"keys for {binding_id!r} must be a key name or a list of key names")
     return usable, problems
-
-
-def overrides_of(app: object) -> dict[str, str]:
-    """The keys the user remapped (``[keys]`` in the config) on ``app``, if it is the inspector's app."""
-    found = getattr(app, "keymap_overrides", None)
-    return found if isinstance(found, dict) else {}

@@ -90,7 +90,6 @@ class MainPresenter:
             self.tally = Tally()
             view.store = self.feed.store
             view.folded.clear()
-            view.refolded.clear()
             self.tally.add(view.store.items)
         else:
             self.tally.add(changes.new_top)
@@ -126,6 +125,6 @@ class MainPresenter:
         if self.label:
             return self.label
         names = list(self.labels.values())
-        formats = sorted({o.fmt.name for o in self.opened})
+        formats = sorted({o.module.NAME for o in self.opened})
         text = ", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")
         return f"{text} ({', '.join(formats)})" if formats else text

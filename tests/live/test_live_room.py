@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from inspector.model import CallStore, Message
-from inspector.sources.files import load
+from inspector.session import load
 
 
 def replay(path: str) -> CallStore:

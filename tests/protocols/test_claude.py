@@ -22,8 +22,7 @@ from inspector.model.details import (
 )
 from inspector.protocols import claude, claude_records, detect
 from inspector.protocols.claude_details import summarize
-from inspector.sources.files import load
-from inspector.sources.session import hydrate
+from inspector.session import hydrate, load
 
 
 def events_of(tmp_path, records, name="session.jsonl"):
@@ -531,7 +530,7 @@ def test_sniff_recognises_transcripts_by_content(tmp_path):
         ],
     )
     assert claude.sniff(str(path), path.read_bytes()) == 80
-    assert detect(str(path)) is claude.FORMAT
+    assert detect(str(path)) is claude
     giant = json.dumps(record("user", "x" * 100_000)).encode()[:65536]  # the head cuts the first record
     assert claude.sniff("f", giant) == 45
     for other in (

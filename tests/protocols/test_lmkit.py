@@ -6,10 +6,9 @@ import json
 
 import pytest
 
-from inspector import protocols
+from inspector import protocols, session
 from inspector.model import CallStore, Malformed, Outcome, Request, Result, State
 from inspector.protocols import lmkit
-from inspector.sources import files, session
 
 
 def call(call_id="call_1", name="get_weather", args='{"city": "Paris"}', **extra):
@@ -204,16 +203,16 @@ def test_plain_array_document(tmp_path):
 def test_sniff_and_detect(tmp_path):
     path = write_lines(tmp_path, [call(), res()])
     assert lmkit.sniff(path, open(path, "rb").read()) == 60
-    assert protocols.detect(path) is lmkit.FORMAT
+    assert protocols.detect(path) is lmkit
     camel = write_lines(tmp_path, [{"toolCallId": "a", "type": 0, "resultJson": "1"}], "camel.jsonl")
-    assert protocols.detect(camel) is lmkit.FORMAT
+    assert protocols.detect(camel) is lmkit
     assert lmkit.sniff(path, b'{"hello": "world"}\n') == 0
 
 
 def test_session_hydrates_dropped_payloads(tmp_path):
     path = write_lines(tmp_path, [call(), res()])
     store = CallStore(keep_payloads=False)
-    files.load([path], store)
+    session.load([path], store)
     (item,) = store.items
     assert item.request.params is None and item.result.data is None
     request, (result,) = session.hydrate(item)
@@ -255,7 +254,7 @@ def test_decode_line_follows_a_growing_file(tmp_path):
     ]
     path = tmp_path / "grow.jsonl"
     path.write_bytes(b"".join(lines))
-    events = tail.decode_lines(lmkit.FORMAT, lines, 1, str(path), 0)
+    events = tail.decode_lines(lmkit, lines, 1, str(path), 0)
     assert [type(e) for e in events] == [Request, Result, Result, Malformed]
     assert events[2].raw.where == "line 2 results[1]" and events[2].group == "c"
     assert json.loads(events[2].raw.read()) == res("call_9")

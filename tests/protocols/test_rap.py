@@ -6,11 +6,10 @@ import json
 
 import pytest
 
-from inspector import protocols
+from inspector import protocols, session
 from inspector.model import CallStore, Malformed, Message, Outcome, Request, Result, Skipped, State
 from inspector.model.details import DisplayDetail, TextDetail
 from inspector.protocols import rap
-from inspector.sources import files, session
 
 INVOKE = {
     "operation": "subscribe_github_events",
@@ -140,7 +139,7 @@ def test_spec_file_threads_notifications_under_the_call(examples):
 
 def test_sniff_and_detect(examples, tmp_path):
     assert rap.sniff(examples, open(examples, "rb").read()) == 60
-    assert protocols.detect(examples) is rap.FORMAT
+    assert protocols.detect(examples) is rap
     other = write_lines(tmp_path, [{"hello": "world"}])
     assert rap.sniff(other, open(other, "rb").read()) == 0
 
@@ -289,7 +288,7 @@ def test_redecode_matches_and_session_hydrates(tmp_path):
         ],
     )
     store = CallStore(keep_payloads=False)
-    files.load([path], store)
+    session.load([path], store)
     call = store.find("thread_xyz", "call_abc123")
     assert call.request.params is None and call.result.details is None
     request, (fresh,) = session.hydrate(call)
@@ -400,8 +399,8 @@ def test_decode_line_follows_a_growing_file(tmp_path):
     second = (json.dumps([result("one"), result("two")]) + "\n").encode()
     path = tmp_path / "grow.jsonl"
     path.write_bytes(first + second)
-    assert tail.supports_follow(rap.FORMAT)
-    events = tail.decode_lines(rap.FORMAT, [first, second, b"oops\n"], 1, str(path), 0)
+    assert tail.supports_follow(rap)
+    events = tail.decode_lines(rap, [first, second, b"oops\n"], 1, str(path), 0)
     assert [type(e) for e in events] == [Request, Result, Result, Malformed]
     assert [e.raw.where for e in events[:3]] == ["line 1", "line 2 item 1", "line 2 item 2"]
     assert events[2].raw.offset > len(first) and json.loads(events[2].raw.read()) == result("two")

@@ -8,8 +8,7 @@ import pytest
 
 from inspector.model import CallStore, FakeClock, Malformed, State
 from inspector.protocols import FormatError, alicia, recording
-from inspector.sources.files import load
-from inspector.sources.session import UnusableInput, hydrate
+from inspector.session import UnusableInput, hydrate, load
 
 
 def request_packet(call_id="r1", execution="client", stanza=-1):

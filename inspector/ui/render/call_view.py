@@ -9,8 +9,7 @@ from rich.text import Text
 from inspector.model import Call, Malformed, Marker, Message, OrphanResult, Request, Result, State
 from inspector.model.call import OUTCOME_STATE, Item
 from inspector.model.clock import at_recording_end
-from inspector.model.details import PatchDetail, TextDetail
-from inspector.model.events import Outcome
+from inspector.model.details import TextDetail
 from inspector.timefmt import deadline_words
 from inspector.ui.render.folding import diff_first, parameters
 from inspector.ui.render.json_view import render_json, render_value
@@ -38,15 +37,13 @@ def render_call(
 ) -> RenderableType:
     """Everything about one call, top to bottom.
 
-    ``request``/``results`` are the hydrated payloads (``inspector.sources.session.hydrate(call)``); when left
+    ``request``/``results`` are the hydrated payloads (``inspector.session.hydrate(call)``); when left
     out, the call's own are used. ``raw`` shows the original records instead; ``full_text`` shows a
     RAP result's full text instead of its display segment. ``now`` (epoch seconds) decides pending
     versus overdue and the time left.
     """
     request = request if request is not None else call.request
     results = results if results is not None else list(call.results)
-    if results and not raw:
-        results[0] = _with_request_diff(call.tool, request, results[0])
     if raw:
         return Group(call_header(call, theme, now), Text(""), _raw_records(request, results, theme, width))
     parts: list[RenderableType] = [call_header(call, theme, now)]
@@ -65,26 +62,6 @@ def render_call(
     if call.children:
         parts += [Text(""), nested_calls(call, theme, now)]
     return Group(*parts)
-
-
-def _with_request_diff(tool: str, request: Request, result: Result) -> Result:
-    """A successful file change whose result carries no diff (no structuredPatch), with the diff
-    computed from the request's own parameters (computed here, when shown, not when read)."""
-    from dataclasses import replace
-
-    from inspector.protocols import claude_edits
-
-    details = result.details
-    if tool not in claude_edits.EDIT_TOOLS or result.outcome is not Outcome.SUCCESS:
-        return result
-    if isinstance(details, PatchDetail) and (details.hunks or details.content is not None):
-        return result
-    if details is not None and not isinstance(details, (PatchDetail, TextDetail)):
-        return result
-    said = details.text if isinstance(details, TextDetail) else result.data
-    created = isinstance(said, str) and said.startswith("File created")
-    patch = claude_edits.request_patch(tool, request.params, created=created)
-    return result if patch is None else replace(result, details=patch)
 
 
 def _body(result: Result, width: int, theme: RenderTheme, limits: Limits, full_text: bool) -> RenderableType:
@@ -149,24 +126,11 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
     if flags.plain:
         text.append("\n")
         text.append_text(flags)
-    for kind, said in call.notes.items():
-        text.append("\n")
-        label, color = NOTE_LABELS.get(kind, (kind, theme.muted))
-        text.append(f"{label}: ", Style(color=theme.overdue if color == "warn" else theme.muted, bold=True))
-        text.append(inline(said, 600), Style(color=theme.muted))
     if request.violation:
         text.append("\n")
         text.append("⚠ protocol violation: ", Style(color=theme.violation, bold=True))
         text.append(inline(request.violation, 500), Style(color=theme.violation))
     return text
-
-
-NOTE_LABELS = {
-    "link": ("phone call", "muted"),
-    "undelivered": ("not delivered", "warn"),
-    "failure_as_text": ("failure reported as success", "warn"),
-}
-"""How the detail names each note of :data:`inspector.model.call.NOTES`."""
 
 
 def _timings(call: Call, now: float | None) -> list[tuple[str, object]]:
@@ -317,7 +281,7 @@ def render_item(
 ) -> RenderableType:
     """Any store item: a call (hydrated here), an orphan result, a message or a malformed record."""
     if isinstance(item, Call):
-        from inspector.sources.session import hydrate
+        from inspector.session import hydrate
 
         request, results = hydrate(item)
         return render_call(

@@ -1,27 +1,17 @@
-"""Session files before and after reading: their format, the error for an unusable path, folders
-expanded, and a call's full record read back when it is shown."""
+"""Open session files into a call store, and read a call's full record back when it is shown."""
 
 from __future__ import annotations
 
-import dataclasses
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from inspector import protocols
-from inspector.model import Call, Request, Result
-from inspector.model.details import PersistedDetail
-from inspector.model.events import Event, RawRef
+from inspector.model import Call, CallStore, Request, Result
+from inspector.model.events import Event
 from inspector.protocols import empty
-from inspector.protocols.claude_details import terminal_text
-from inspector.protocols.format import Format
 from inspector.textsafe import clean
-
-E = TypeVar("E", Request, Result)
-
-SAVED_OUTPUT_LIMIT = 1 << 30
-"""Bytes of a saved output carried by ``dump --json`` (past it, the rest is left out and said so)."""
 
 
 class UnusableInput(Exception):
@@ -43,8 +33,8 @@ class FileSummary:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def resolve_format(path: str, forced: str | None = None) -> Format:
-    """The format for ``path``, forced or detected; raises UnusableInput with one clear line."""
+def resolve_format(path: str, forced: str | None = None):
+    """The format module for ``path``, forced or detected; raises UnusableInput with one clear line."""
     if not os.path.exists(path):
         raise UnusableInput(f"{path}: no such file")
     if os.path.isdir(path):
@@ -63,8 +53,8 @@ def resolve_format(path: str, forced: str | None = None) -> Format:
 
 def iter_events(path: str, forced: str | None = None) -> tuple[str, Iterable[Event]]:
     """The format name and the events of one file."""
-    fmt = resolve_format(path, forced)
-    return fmt.name, fmt.read(path)
+    module = resolve_format(path, forced)
+    return module.NAME, module.read(path)
 
 
 def expand_folders(paths: list[str]) -> list[str]:
@@ -86,6 +76,17 @@ def expand_folders(paths: list[str]) -> list[str]:
     return expanded
 
 
+def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
+    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
+
+    A folder stands for the Claude Code sessions under it. The one reading path, shared with the UI's
+    load (:func:`inspector.sources.files.read_into`): namespaces, malformed counts, error mapping.
+    """
+    from inspector.sources.files import open_paths, read_into
+
+    return read_into(store, open_paths(paths, forced))
+
+
 def hydrate(call: Call) -> tuple[Request, list[Result]]:
     """The call's request and results with payloads, decoded again from the raw records if dropped."""
     request = call.request
@@ -102,33 +103,7 @@ def hydrate(call: Call) -> tuple[Request, list[Result]]:
     return request, results
 
 
-def with_saved_outputs(results: list[Result]) -> list[Result]:
-    """The results with a Claude Code externalised output (a ``<persisted-output>`` stub, the output in
-    ``tool-results/``) carried in full, as the detail shows it: ``data`` is the saved output, colours
-    dropped, when its file is here; ``extra["saved_output"]`` says where the data came from (the file, or
-    the transcript's preview and why the file could not be read)."""
-    fresh = []
-    for result in results:
-        detail = result.details
-        if not isinstance(detail, PersistedDetail):
-            fresh.append(result)
-            continue
-        text, size, problem = detail.read(SAVED_OUTPUT_LIMIT)
-        where = {"saved_as": detail.saved_as, "path": detail.local}
-        if text is None:
-            saved = {"from": "transcript", **where, "problem": problem, "size": detail.size}
-            fresh.append(dataclasses.replace(result, extra={**result.extra, "saved_output": saved}))
-            continue
-        saved = {"from": "tool-results/" + os.path.basename(detail.local), **where, "size": size}
-        if size > SAVED_OUTPUT_LIMIT:
-            saved["cut_at"] = SAVED_OUTPUT_LIMIT
-        data = terminal_text(text)
-        del text
-        fresh.append(dataclasses.replace(result, data=data, extra={**result.extra, "saved_output": saved}))
-    return fresh
-
-
-def _redecode_one(raw: RawRef, kind: type[E], call_id: str) -> E | None:
+def _redecode_one(raw, kind, call_id: str):
     if not raw.protocol:
         return None
     try:

@@ -1,0 +1,446 @@
+"""Performance budgets: each ratio measured against its own baseline in the same run; exit 1 past a budget.
+
+Run: ``python bench/budgets.py`` (full: a 100 MB Claude Code transcript, 20 MB Codex and Gemini files; a few
+minutes) or ``python bench/budgets.py --quick`` (what ``.ci/run`` runs: 16 MB and 4 MB files, under a minute).
+``--only NAME`` runs the budgets whose name starts with NAME; ``--corpus DIR`` is the shared corpus.
+
+Every figure is a ratio of two measures taken here, interleaved, the best of several runs:
+
+- ``stats``: the CPU time (user + system) of ``inspector stats BIG`` against a bare stdlib pass, a
+  ``python -c`` that ``json.loads`` every line of the same file. In ``--quick`` mode both are taken minus
+  the same command on a tiny file (start-up is its own budget, and on a small file it is all there is).
+- ``stats memory`` (full run only): the peak RSS of ``inspector stats BIG`` above that of ``inspector stats
+  TINY``, against the file's size.
+- ``start-up``: ``inspector stats`` on a small file against ``python -c "import textual"`` (a headless
+  command imports no UI), CPU time.
+- ``dump --json``: like ``stats``, ``inspector dump --json BIG > /dev/null``.
+- ``codex`` / ``gemini`` / ``gemini document``: reading a session into a store as ``inspector stats`` does
+  (``session.load``) against ``json.loads`` of its lines (of the whole document), CPU time in one process.
+- ``app first rows``: the app (Textual, headless) opening BIG until its first rows show, against opening a
+  1 MB transcript; ``app all calls``: until the load is done and every call counted, against the bare pass
+  over BIG in the same process (both minus the 1 MB file's with ``--quick``); ``app RSS`` (full run only:
+  a file under ``sources.files.BIG_FILES`` keeps its payloads): the app's RSS with BIG loaded, against the
+  file's size.
+
+A budget has a goal (what the issue asked) and a failing line past it: the machines this runs on are shared
+(2 cores, others' work: ±30 % from run to run), so the line sits where a real regression (1.8x) fails and
+noise does not. The exit status is 1 when any ratio is past its failing line, 2 without a corpus.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[1]
+BENCH = ROOT / "bench"
+sys.path.insert(0, str(BENCH))
+
+CORPUS = ROOT.parent / "shared" / "corpus"
+TREE = [ROOT]
+"""The inspector tree measured (``--tree``: another checkout, to compare before and after in one run)."""
+MARGIN = 1.5
+CHILD_TIMEOUT = 600
+"""The failing line is the goal times this: noise (±30 %) stays under it, a 1.8x regression does not."""
+
+BARE = (
+    "import json, sys\n"
+    "with open(sys.argv[1], 'rb') as fh:\n"
+    "    for line in fh:\n"
+    "        if line.strip():\n"
+    "            json.loads(line)\n"
+)
+
+
+@dataclass
+class Row:
+    name: str
+    ratio: float
+    goal: float
+    figures: str
+
+    @property
+    def fail_at(self) -> float:
+        return self.goal * MARGIN
+
+    @property
+    def verdict(self) -> str:
+        if self.ratio > self.fail_at:
+            return "FAIL"
+        return "ok" if self.ratio <= self.goal else "over goal"
+
+
+# -- measuring --------------------------------------------------------------------------------------
+
+
+def run_child(args: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, int]:
+    """CPU seconds (user + system) and peak RSS in bytes of one child process run to its end."""
+    child = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, env=child_env())
+    assert child.stderr is not None
+    errors = child.stderr.read()  # a command that hangs is stopped by the timeout of the caller (.ci/run)
+    _, status, usage = os.wait4(child.pid, 0)
+    child.returncode = os.waitstatus_to_exitcode(status)
+    if child.returncode not in (0, 1):  # 1: the file holds malformed records, which is no failure here
+        raise SystemExit(f"{' '.join(args)} failed ({child.returncode}): {errors.decode(errors='replace')}")
+    return usage.ru_utime + usage.ru_stime, usage.ru_maxrss * 1024
+
+
+def best(repeat: int, *commands: list[str]) -> list[tuple[float, int]]:
+    """The least CPU time and RSS of each command over ``repeat`` rounds, the commands interleaved."""
+    found = [(float("inf"), 1 << 62)] * len(commands)
+    for _ in range(repeat):
+        for index, command in enumerate(commands):
+            cpu, rss = run_child(command)
+            found[index] = (min(found[index][0], cpu), min(found[index][1], rss))
+    return found
+
+
+def inspector(*args: str) -> list[str]:
+    return [sys.executable, "-m", "inspector", *args]
+
+
+def bare(path: Path) -> list[str]:
+    return [sys.executable, "-c", BARE, str(path)]
+
+
+# -- the budgets ------------------------------------------------------------------------------------
+
+
+def command_budget(
+    name: str, goal: float, args: list[str], big: Path, tiny: Path, quick: bool, repeat: int
+) -> Row:
+    """A headless command on BIG against the bare pass (both minus the tiny file's run with --quick)."""
+    (cmd, _), (base, _) = best(repeat, inspector(*args, str(big)), bare(big))
+    figures = f"{cmd:.2f} s CPU vs {base:.2f} s"
+    if quick:
+        (cmd_tiny, _), (base_tiny, _) = best(repeat, inspector(*args, str(tiny)), bare(tiny))
+        cmd, base = cmd - cmd_tiny, base - base_tiny
+        figures = f"{cmd:.2f} s CPU vs {base:.2f} s, start-up taken off"
+    return Row(name, cmd / max(base, 1e-3), goal, figures)
+
+
+def memory_budget(big: Path, tiny: Path, repeat: int) -> Row:
+    (_, rss_big), (_, rss_tiny) = best(repeat, inspector("stats", str(big)), inspector("stats", str(tiny)))
+    grown = max(rss_big - rss_tiny, 0)
+    size = big.stat().st_size
+    return Row(
+        "stats memory",
+        grown / size,
+        0.4,
+        f"{grown / 1e6:.0f} MB above a tiny file's, {size / 1e6:.0f} MB file",
+    )
+
+
+def startup_budget(small: Path, repeat: int) -> Row:
+    (cmd, _), (textual, _) = best(
+        repeat, inspector("stats", str(small)), [sys.executable, "-c", "import textual"]
+    )
+    return Row(
+        "start-up",
+        cmd / textual,
+        1.2,
+        f"stats {small.stat().st_size / 1e3:.0f} KB {cmd:.3f} s vs import textual {textual:.3f} s",
+    )
+
+
+def child_env() -> dict[str, str]:
+    return dict(os.environ, PYTHONPATH=str(TREE[0]))
+
+
+def child_json(args: list[str]) -> dict[str, Any]:
+    out = subprocess.run(
+        [sys.executable, __file__, "--tree", str(TREE[0]), *args],
+        capture_output=True,
+        text=True,
+        env=child_env(),
+        check=False,
+        timeout=CHILD_TIMEOUT,
+    )
+    if out.returncode != 0:
+        raise SystemExit(f"budgets {' '.join(args)} failed: {out.stderr[-2000:]}")
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+# -- in a child process: reads and the app ----------------------------------------------------------
+
+
+def cpu_best(repeat: int, work: Callable[[], object]) -> float:
+    found = float("inf")
+    for _ in range(repeat):
+        start = time.process_time()
+        work()
+        found = min(found, time.process_time() - start)
+    return found
+
+
+def bare_parse(path: Path) -> Callable[[], None]:
+    """``json.loads`` of every line (of the whole document for a JSON document), bytes read beforehand."""
+    data = path.read_bytes()
+    if path.suffix == ".json":
+        return lambda: json.loads(data) and None
+    lines = [line for line in data.splitlines() if line.strip()]
+
+    def run() -> None:
+        for line in lines:
+            json.loads(line)
+
+    return run
+
+
+def child_read(path: str, repeat: int) -> dict[str, float]:
+    from inspector.model import CallStore
+    from inspector.session import load
+
+    base = bare_parse(Path(path))
+    loaded = float("inf")
+    baseline = float("inf")
+    for _ in range(repeat):  # interleaved, so both see the same machine
+        baseline = min(baseline, cpu_best(1, base))
+        loaded = min(loaded, cpu_best(1, lambda: load([path], CallStore(keep_payloads=False))))
+    return {"read": loaded, "bare": baseline}
+
+
+def rss_now() -> int:
+    with open("/proc/self/status") as fh:
+        for line in fh:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+
+
+async def open_in_app(path: str) -> tuple[float, float]:
+    """Seconds until the app shows its first rows of ``path``, and until its load is done."""
+    sys.path.insert(0, str(TREE[0] / "tests" / "ui"))
+    from ui_factories import file_app
+
+    from inspector.ui.widgets.call_list import CallList
+
+    app = file_app([path])
+    started = time.perf_counter()
+    async with app.run_test(size=(120, 40)) as pilot:
+        call_list = app.screen.query_one(CallList)
+        while not len(call_list.view):
+            await asyncio.sleep(0.002)
+        first = time.perf_counter() - started
+        while app.screen.has_class("-loading"):
+            await asyncio.sleep(0.005)
+        done = time.perf_counter() - started
+        await pilot.pause()
+    return first, done
+
+
+def child_app(big: str, small: str, repeat: int, quick: bool) -> dict[str, float]:
+    base_big, base_small = bare_parse(Path(big)), bare_parse(Path(small))
+    found = dict.fromkeys(("bare", "bare_small", "first_small", "done_small", "first_big", "done_big"), 1e9)
+
+    def keep(name: str, seconds: float) -> None:
+        found[name] = min(found[name], seconds)
+
+    asyncio.run(open_in_app(small))  # once unmeasured: the first app of a process imports and compiles
+    for _ in range(repeat):
+        for name, work in (("bare", base_big), ("bare_small", base_small)):
+            start = time.perf_counter()
+            work()
+            keep(name, time.perf_counter() - start)
+        first, done = asyncio.run(open_in_app(small))
+        keep("first_small", first)
+        keep("done_small", done)
+        first, done = asyncio.run(open_in_app(big))
+        keep("first_big", first)
+        keep("done_big", done)
+    del base_big, base_small
+    if not quick:
+        found["rss"] = child_json(["--child-rss", big])["rss"]  # in a process that has read nothing else
+    return found
+
+
+def child_rss(path: str) -> dict[str, float]:
+    """The RSS of the app's process with ``path`` loaded (the app still running)."""
+    result: dict[str, float] = {}
+
+    async def run() -> None:
+        sys.path.insert(0, str(TREE[0] / "tests" / "ui"))
+        from ui_factories import file_app
+
+        from inspector.ui.widgets.call_list import CallList
+
+        app = file_app([path])
+        async with app.run_test(size=(120, 40)) as pilot:
+            call_list = app.screen.query_one(CallList)
+            while not len(call_list.view) or app.screen.has_class("-loading"):
+                await asyncio.sleep(0.01)
+            await pilot.pause()
+            result["rss"] = rss_now()
+
+    asyncio.run(run())
+    return result
+
+
+# -- files ------------------------------------------------------------------------------------------
+
+
+@dataclass
+class Files:
+    claude_big: Path
+    claude_small: Path  # about 1 MB: the app's first rows of it are the baseline of the big file's
+    claude_tiny: Path  # a few records: start-up, and what --quick takes off
+    agents: list[tuple[str, Path]]
+
+
+def build_files(folder: Path, corpus: Path, claude_mb: float, agents_mb: float) -> Files:
+    from bench_agents import build_codex, build_gemini_document, build_gemini_lines
+    from make_big_transcript import build
+
+    claude = corpus / "claude"
+    big, small, tiny = folder / "big.jsonl", folder / "small.jsonl", folder / "tiny.jsonl"
+    build(big, int(claude_mb * 1e6), claude)
+    build(small, 1_000_000, claude)
+    with small.open("rb") as fh:
+        tiny.write_bytes(b"".join(fh.readline() for _ in range(40)))
+    rollout = folder / "codex" / "rollout-2025-11-23T00-00-00-big.jsonl"
+    lines = folder / "gemini" / "chats" / "session-big.jsonl"
+    document = folder / "gemini-doc" / "chats" / "session-big.json"
+    for path in (rollout, lines, document):
+        path.parent.mkdir(parents=True)
+    size = int(agents_mb * 1e6)
+    build_codex(rollout, size, corpus / "codex")
+    build_gemini_lines(lines, size, corpus / "gemini")
+    build_gemini_document(document, size, corpus / "gemini")
+    return Files(big, small, tiny, [("codex", rollout), ("gemini", lines), ("gemini document", document)])
+
+
+# -- main -------------------------------------------------------------------------------------------
+
+BUDGETS = ("stats", "stats memory", "start-up", "dump --json", "codex", "gemini", "gemini document", "app")
+
+
+def measure(files: Files, quick: bool, repeat: int, only: list[str]) -> list[Row]:
+    def wanted(name: str) -> bool:
+        return not only or any(name.startswith(prefix) for prefix in only)
+
+    rows: list[Row] = []
+    big, tiny = files.claude_big, files.claude_tiny
+    if wanted("stats"):
+        rows.append(command_budget("stats", 1.0, ["stats"], big, tiny, quick, repeat))
+    if wanted("stats memory") and not quick:  # a small file's read is lost in the start-up's peak
+        rows.append(memory_budget(big, tiny, max(1, repeat - 1)))
+    if wanted("start-up"):
+        rows.append(startup_budget(tiny, repeat + 2))
+    if wanted("dump --json"):
+        rows.append(
+            command_budget("dump --json", 2.0, ["dump", "--json"], big, tiny, quick, max(1, repeat - 1))
+        )
+    for name, path in files.agents:
+        if wanted(name):
+            got = child_json(["--child-read", str(path), str(repeat)])
+            rows.append(
+                Row(
+                    name,
+                    got["read"] / got["bare"],
+                    1.5,
+                    f"{got['read']:.2f} s CPU vs {got['bare']:.2f} s, {path.stat().st_size / 1e6:.0f} MB",
+                )
+            )
+    if wanted("app"):
+        app_args = [str(big), str(files.claude_small), str(max(1, repeat - 1)), str(int(quick))]
+        got = child_json(["--child-app", *app_args])
+        size = big.stat().st_size
+        first = Row(
+            "app first rows",
+            got["first_big"] / got["first_small"],
+            1.0,
+            f"{got['first_big']:.2f} s vs {got['first_small']:.2f} s for 1 MB (wall)",
+        )
+        if quick:  # the app's start-up and the small file's load taken off; no RSS (a file under
+            # BIG_FILES keeps its payloads: only a big one tells what the app keeps of a load)
+            done, base = got["done_big"] - got["done_small"], got["bare"] - got["bare_small"]
+            rows += [
+                first,
+                Row(
+                    "app all calls",
+                    done / base,
+                    2.0,
+                    f"{done:.2f} s vs {base:.2f} s (wall), start-up taken off",
+                ),
+            ]
+        else:
+            rows += [
+                first,
+                Row(
+                    "app all calls",
+                    got["done_big"] / got["bare"],
+                    2.0,
+                    f"{got['done_big']:.2f} s vs {got['bare']:.2f} s (wall)",
+                ),
+                Row(
+                    "app RSS",
+                    got["rss"] / size,
+                    0.5,
+                    f"{got['rss'] / 1e6:.0f} MB with {size / 1e6:.0f} MB loaded",
+                ),
+            ]
+    return rows
+
+
+def print_table(rows: list[Row]) -> None:
+    print(f"{'budget':16} {'ratio':>6} {'goal':>6} {'fails':>6}  {'':9} figures")
+    for row in rows:
+        print(
+            f"{row.name:16} {row.ratio:5.2f}x {row.goal:5.2f}x {row.fail_at:5.2f}x  {row.verdict:9} {row.figures}"
+        )
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small files, fewer runs (CI)")
+    parser.add_argument("--only", action="append", default=[], help="only budgets starting with this")
+    parser.add_argument("--corpus", type=Path, default=CORPUS)
+    parser.add_argument("--tree", type=Path, default=ROOT, help="the inspector checkout to measure")
+    parser.add_argument("--repeat", type=int, help="runs of each measure (best kept)")
+    parser.add_argument("--child-read", nargs=2, help=argparse.SUPPRESS)
+    parser.add_argument("--child-app", nargs=4, help=argparse.SUPPRESS)
+    parser.add_argument("--child-rss", help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    TREE[0] = args.tree.resolve()
+    sys.path.insert(0, str(TREE[0]))
+    if args.child_read:
+        print(json.dumps(child_read(args.child_read[0], int(args.child_read[1]))))
+        return 0
+    if args.child_app:
+        big, small, repeat, quick = args.child_app
+        print(json.dumps(child_app(big, small, int(repeat), quick == "1")))
+        return 0
+    if args.child_rss:
+        print(json.dumps(child_rss(args.child_rss)))
+        return 0
+    if not all((args.corpus / kind).is_dir() for kind in ("claude", "codex", "gemini")):
+        print(f"no corpus at {args.corpus} (claude, codex, gemini): no budget measured", file=sys.stderr)
+        return 2
+    claude_mb, agents_mb = (16.0, 4.0) if args.quick else (100.0, 20.0)
+    repeat = args.repeat or (2 if args.quick else 3)
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="budgets-") as folder:
+        files = build_files(Path(folder), args.corpus, claude_mb, agents_mb)
+        rows = measure(files, args.quick, repeat, args.only)
+    print_table(rows)
+    failed = [row.name for row in rows if row.verdict == "FAIL"]
+    print(
+        f"{len(rows)} budgets in {time.monotonic() - started:.0f} s; "
+        + (f"past the line: {', '.join(failed)}" if failed else "none past its line")
+    )
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
