@@ -9,13 +9,13 @@ from inspector.model.events import Event, Malformed, Message, Request
 
 
 def nest_files(
-    found: Iterable[tuple[str | None, str]],
+    found: Iterable[tuple[str | None, str | None]],
     read: Callable[[str, set[str]], Iterator[Event]],
     seen: set[str],
     what: str,
 ) -> Iterator[Event]:
     """The events of each ``(path, call id)`` whose file is there, its top-level calls and messages under
-    that call. ``seen`` holds the files already read, so a file is never read twice nor under itself;
+    that call (a call id None: they stay at the top level). ``seen`` holds the files already read, so a file is never read twice nor under itself;
     one that cannot be read is one malformed record naming ``what`` it is."""
     for path, call_id in found:
         if path is None or os.path.abspath(path) in seen:

@@ -10,7 +10,7 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _jsonfile, _reread, _values
-from inspector.protocols.gemini_agents import agent_of, nested
+from inspector.protocols.gemini_agents import agent_of, nested, unnamed
 from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
 
 NAME = "gemini"
@@ -57,6 +57,7 @@ def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
     yield from session.events()
     _FOLLOWED[path] = session.follow_state(seen)
     yield from nested(path, session.group, session.children, read, seen)
+    yield from unnamed(path, session.group, session.spans, read, seen)
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -107,6 +108,8 @@ class _Session:
     emitted: set[str] = field(default_factory=set)
     answered: set[str] = field(default_factory=set)
     children: dict[str, str] = field(default_factory=dict)  # sub-agent id -> the call that ran it
+    # call id -> (when the model asked for it: its message's time, when it was over: the call's own time)
+    spans: dict[str, tuple[float, float]] = field(default_factory=dict)
 
     def add_line(self, value: Any, raw: RawRef) -> None:
         kind = _record_kind(value)
@@ -179,9 +182,13 @@ class _Session:
             # known to exist (the model's next turn reads it); the last message uses lastUpdated.
             later = ordered[index + 1][0].get("timestamp") if index + 1 < len(ordered) else None
             result_ts = _values.parse_time(later) if later is not None else self.last_updated
+            asked = _values.parse_time(message.get("timestamp"))
             for event in _message_events(message, raw, self.group, result_ts, None):
                 yield event
                 self._note(event)
+                if isinstance(event, Request) and asked is not None:  # a call's own time: when it ended
+                    over = event.ts if event.ts is not None else result_ts
+                    self.spans.setdefault(event.call_id, (asked, max(asked, over or asked)))
 
     def _note(self, event: Event) -> None:
         if isinstance(event, Request):

@@ -8,6 +8,12 @@ a file name (utils/fileUtils.ts ``sanitizeFilenamePart``: a character outside ``
 the main session's (agents/local-executor.ts ``executionContext``). The call that ran a sub-agent carries
 its ``agentId`` (core/geminiChat.ts ``recordCompletedToolCalls``, from agents/local-invocation.ts's
 ``data``), written once the call has ended, so its file is complete when the call is read.
+
+Earlier builds (2026-04, JSON documents) name no agent on the call: ``codebase_investigator`` and
+``save_memory`` ran a sub-agent whose file ``chats/<main session id>/<short id>.json`` (``kind:
+"subagent"``) no record points at. Such a file is still read: under the call that was running when the
+sub-agent started (its ``startTime`` within the span from the call's message to the call's end; the
+tightest such call), or at the top level when no call was.
 """
 
 from __future__ import annotations
@@ -17,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from inspector.model.events import Event, Request
+from inspector.protocols import _values
 from inspector.protocols._nesting import nest_files
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
@@ -67,3 +74,52 @@ def nested(
     calls and messages under that call; its own sub-agents are nested by ``read`` in turn."""
     found = ((child_file(parent_path, session_id, agent), call_id) for agent, call_id in children.items())
     return nest_files(found, read, seen, "the sub-agent's file")
+
+
+_START = re.compile(rb'"startTime"\s*:\s*"([^"]{1,64})"')
+_HEAD_BYTES = 64 * 1024
+
+
+def unnamed(
+    parent_path: str,
+    session_id: str,
+    spans: dict[str, tuple[float, float]],
+    read: Callable[[str, set[str]], Iterator[Event]],
+    seen: set[str],
+) -> Iterator[Event]:
+    """The sub-agent files of the session's own folder (``chats/<session id>/``) that no call named,
+    each under the call whose span (call id -> asked, over) holds the sub-agent's start; none: top level."""
+    name = safe_name(session_id)
+    if not name or len(name) > _NAME_LIMIT:
+        return iter(())
+    folder = os.path.join(os.path.dirname(os.path.abspath(parent_path)), name)
+    try:
+        names = sorted(os.listdir(folder))
+    except OSError:
+        return iter(())
+    found: list[tuple[str | None, str | None]] = []
+    for entry in names:
+        path = os.path.join(folder, entry)
+        if entry.endswith((".json", ".jsonl")) and os.path.abspath(path) not in seen and os.path.isfile(path):
+            found.append((path, _running_at(spans, _started(path))))
+    return nest_files(found, read, seen, "the sub-agent's file")
+
+
+def _started(path: str) -> float | None:
+    """The ``startTime`` a session file's header gives, from the first bytes (a JSON document writes it
+    before its messages, a JSON Lines log in its first line)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(_HEAD_BYTES)
+    except OSError:
+        return None
+    found = _START.search(head)
+    return _values.parse_time(found.group(1).decode("ascii", "replace")) if found else None
+
+
+def _running_at(spans: dict[str, tuple[float, float]], when: float | None) -> str | None:
+    """The call running at ``when`` whose span is the shortest (a sub-agent runs inside its call)."""
+    if when is None:
+        return None
+    running = [(over - asked, call_id) for call_id, (asked, over) in spans.items() if asked <= when <= over]
+    return min(running)[1] if running else None

@@ -27,7 +27,7 @@ def _ran(call_id: str, agent: str, second: int = 2) -> dict[str, Any]:
     text = "Subagent 'codebase_investigator' finished.\nTermination Reason: GOAL\nResult:\nfound it"
     entry = g_call(call_id, "codebase_investigator", {"objective": "find the parser"}, "success",
                    {"output": text}, second=second)  # fmt: skip
-    return {**entry, "agentId": agent}
+    return {**entry, "agentId": agent} if agent else entry
 
 
 def _agent_file(chats: Path, agent: str, records: list[Any], folder: str = MAIN) -> Path:
@@ -95,3 +95,62 @@ def test_following_adds_the_sub_agent_of_a_call_written_later(tmp_path: Path) ->
     assert got["c_read"].parent is got["c_agent"]
     again = gemini.decode_line(line, RawRef(str(path), "line 5", protocol="gemini"))
     assert not [e for e in again if getattr(e, "call_id", "") == "c_read"]
+
+
+def _doc(path: Path, session: str, start: str, messages: list[Any], kind: str = "subagent") -> Path:
+    """A JSON document session as the CLI wrote them in 2026-04 (header fields first, kind at the end)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    doc = {"sessionId": session, "projectHash": "ab12", "startTime": start, "lastUpdated": start,
+           "messages": messages, "directories": ["/w"], "kind": kind}  # fmt: skip
+    path.write_text(json.dumps(doc, indent=2))
+    return path
+
+
+def _memory(call_id: str, second: int, status: str = "success") -> dict[str, Any]:
+    text = "Subagent 'save_memory' finished.\nTermination Reason: GOAL\nResult:\nsaved"
+    return g_call(call_id, "save_memory", {"request": "remember it"}, status, {"output": text}, second=second)
+
+
+def test_a_sub_agent_file_no_call_names_nests_under_the_call_running_when_it_started(tmp_path: Path) -> None:
+    """gemini-cli of 2026-04 (real: LAF-US/IDAHO-VAULT, 30 of 130 calls): ``save_memory`` and
+    ``codebase_investigator`` calls carry no ``agentId``; their sub-agents' JSON documents sit in
+    ``chats/<main session id>/<short id>.json``. Each is read, under the call whose span (its message's
+    time to its end) holds the sub-agent's ``startTime``, the tightest one; a file that started while no
+    call ran shows at the top level; another folder (``skill-extraction-*``) is not this session's."""
+    chats = tmp_path / "chats"
+    main = _doc(chats / "session-2026-04-25T08-00-9330d511.json", MAIN, "2026-04-25T08:00:00.000Z", [
+        g_msg("m1", "user", "remember two things", None, 1),
+        g_msg("m2", "gemini", "", [_memory("c_mem1", 20, "cancelled")], 10),
+        g_msg("m3", "gemini", "", [_memory("c_mem2", 40), _ran("c_look", "", 45)], 30),
+        g_msg("m4", "gemini", "done", None, 50),
+    ], kind="main")  # fmt: skip
+    read = g_call("s_read", "read_file", {"file_path": "/w/GEMINI.md"}, "success", {"output": "x"}, second=12)
+    _doc(
+        chats / MAIN / "xb7gtb.json",
+        "xb7gtb",
+        "2026-04-25T08:00:11.000Z",
+        [g_msg("a", "gemini", "", [read], 12)],
+    )
+    edit = g_call("s_edit", "replace", {"file_path": "/w/GEMINI.md"}, "success", {"output": "ok"}, second=36)
+    _doc(
+        chats / MAIN / "xs82vp.json",
+        "xs82vp",
+        "2026-04-25T08:00:35.000Z",
+        [g_msg("b", "gemini", "", [edit], 36)],
+    )
+    late = g_call("s_late", "glob", {"pattern": "*"}, "success", {"output": "a"}, second=56)
+    _doc(
+        chats / MAIN / "zz0000.json",
+        "zz0000",
+        "2026-04-25T08:00:55.000Z",
+        [g_msg("c", "gemini", "", [late], 56)],
+    )
+    other = g_call("s_other", "glob", {"pattern": "*"}, "success", {"output": "a"}, second=12)
+    _doc(chats / "skill-extraction-1" / "q1.json", "q1", "2026-04-25T08:00:11.000Z",
+         [g_msg("d", "gemini", "", [other], 12)])  # fmt: skip
+    _, store = load(main, gemini)
+    got = calls(store)
+    assert got["s_read"].parent is got["c_mem1"]  # the cancelled call's sub-agent is still there
+    assert got["s_edit"].parent is got["c_mem2"]  # c_look's span holds it too, but c_mem2's is tighter
+    assert got["s_late"].parent is None  # started after every call had ended: shown, not lost
+    assert "s_other" not in got and not store.orphans and store.malformed == []
