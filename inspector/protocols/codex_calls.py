@@ -18,6 +18,9 @@ _RUNNING = re.compile(
 )
 # The header lines a shell output starts with (0.77 shell_command, exec_command, 0.145 apply_patch)
 _HEADER = ("Command: ", "Chunk ID: ", "Exit code: ", "Wall time: ", "Process exited", "Process running")
+# What Codex puts before an output it shortened for the model (0.4x-0.5x shell): the text that follows is
+# the output itself, so a failure it starts with ("failed in sandbox: ...") is still the first thing said.
+_TRUNCATED = re.compile(r"\ATotal output lines: \d+[ \t]*\r?\n(?:[ \t]*\r?\n)*")
 _DENIED = ("rejected by user", "user denied", "Rejected(", "denied by user")
 _CANCELED = ("aborted by user", "interrupted by user", "command aborted", "was interrupted")
 _ERRORS = (
@@ -136,7 +139,7 @@ def script(text: str) -> str | None:
 
 def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
     """How the output says the call ended, and the message when it did not succeed."""
-    head = text[:400]
+    head = _TRUNCATED.sub("", text.lstrip()[:600], count=1)[:400]
     first = head.strip().splitlines()[0] if head.strip() else ""
     state = script(text)
     if state is not None:  # code mode: the script's own verdict, whatever the commands inside exited with

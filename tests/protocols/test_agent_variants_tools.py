@@ -319,3 +319,26 @@ def test_codex_guardian_assessment(tmp_path: Path) -> None:
     assert got.outcome is Outcome.DENIED
     assert "Sends data to an unknown host." in got.extra["review"]
     assert (got.error_message or "").startswith("automatic review: denied (high risk): Sends data")
+
+
+def test_codex_shortened_output_keeps_its_failure(tmp_path: Path) -> None:
+    """0.4x-0.5x ``shell``: an output Codex shortened for the model starts ``Total output lines: N`` and a
+    blank line; the failure text after it (``failed in sandbox: ...``, ``error: ...``, an abort) still ends
+    the call badly (real case: Maidang1/madinah 0.46, vitest failing in the sandbox read as succeeded)."""
+    records = [
+        meta("0.46.0"),
+        call("shell", {"command": ["bash", "-lc", "pnpm exec vitest run"]}, "call_s"),
+        output("call_s", "Total output lines: 346\n\nfailed in sandbox: FAIL list.test.tsx\n 1 failed", 2),
+        call("shell", {"command": ["bash", "-lc", "cat x"]}, "call_e", 3),
+        output("call_e", "Total output lines: 900\r\n\r\nerror: Failed to find expected lines", 4),
+        call("shell", {"command": ["bash", "-lc", "make"]}, "call_a", 5),
+        output("call_a", "Total output lines: 12\n\naborted by user", 6),
+        call("shell", {"command": ["bash", "-lc", "seq 1000"]}, "call_ok", 7),
+        output("call_ok", "Total output lines: 1000\n\n1\n2\n3\nerror: not at the start", 8),
+    ]
+    _, store = load(write(tmp_path, records))
+    failed = first(store, "call_s")
+    assert failed.outcome is Outcome.ERROR and failed.error_message.startswith("failed in sandbox")
+    assert first(store, "call_e").outcome is Outcome.ERROR
+    assert first(store, "call_a").outcome is Outcome.CANCELED
+    assert first(store, "call_ok").outcome is Outcome.SUCCESS
