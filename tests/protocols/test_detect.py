@@ -7,6 +7,8 @@ import json
 import pytest
 
 from inspector import protocols
+from inspector.model import CallStore
+from inspector.sources.files import load
 
 LONG = "x" * (3 * protocols.HEAD_BYTES)
 
@@ -53,3 +55,37 @@ def test_a_head_of_several_lines_is_decided_by_the_head_alone(tmp_path):
     good, _ = SAMPLES["lmkit"]
     path.write_text(json.dumps({"what": "no"}) + "\n" + json.dumps(good) + "\n")
     assert protocols.detect(str(path)).NAME == "lmkit"
+
+
+# Claude Code's bookkeeping records, as 2.1.x writes them (real: fabien-lessirard/dotfiles, a session file
+# of 22 file-history-snapshot records and nothing else; the corpus has the others beside messages).
+BOOKKEEPING = {
+    "file-history-snapshot": {
+        "type": "file-history-snapshot",
+        "messageId": "e66ad851",
+        "snapshot": {"messageId": "e66ad851", "trackedFileBackups": {}, "timestamp": "2026-03-04T16:58:45Z"},
+        "isSnapshotUpdate": False,
+    },
+    "queue-operation": {"type": "queue-operation", "operation": "enqueue", "sessionId": "s", "content": []},
+    "last-prompt": {"type": "last-prompt", "lastPrompt": "fix the build", "sessionId": "s"},
+    "permission-mode": {"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": "s"},
+    "custom-title": {"type": "custom-title", "customTitle": "1Password", "sessionId": "s"},
+    "system": {"type": "system", "subtype": "stop_hook_summary", "uuid": "u", "sessionId": "s"},
+}
+
+
+@pytest.mark.parametrize("kind", sorted(BOOKKEEPING))
+def test_a_claude_session_of_bookkeeping_records_only_is_claude(tmp_path, kind):
+    path = tmp_path / "1be091e3.jsonl"
+    path.write_text("\n".join(json.dumps(BOOKKEEPING[kind]) for _ in range(3)) + "\n")
+    assert protocols.detect(str(path)).NAME == "claude"
+    store = CallStore()
+    load([str(path)], store)
+    assert store.call_count == 0 and store.malformed == []
+
+
+def test_bookkeeping_kinds_without_their_keys_are_not_claude(tmp_path):
+    path = tmp_path / "other.jsonl"
+    path.write_text("\n".join(json.dumps({"type": kind, "id": 1}) for kind in BOOKKEEPING) + "\n")
+    with pytest.raises(protocols.UnknownFormat):
+        protocols.detect(str(path))
