@@ -1,0 +1,365 @@
+"""Independent counts of real Claude Code, Codex CLI and Gemini CLI sessions (issue 20).
+
+Written from the formats' facts (../shared/reference/agent-formats.md, the corpus README), with plain
+``json`` only: it must never import the inspector, so that the two can be pinned against each other.
+For one session file it counts the tool calls (requests), the calls with a result, the calls left
+without one, the calls that ended badly and the results whose call is nowhere, subagent files
+included where the format has them. Run it as a script to print the counts of the paths given.
+
+Traps each format sets, and how they are met here:
+
+* Claude Code: ``progress`` records (2.1.x) repeat a subagent's tool_use/tool_result blocks inside
+  ``data.message``: only top-level ``user``/``assistant`` records are read. A resume written into the
+  same file and a compaction agent (``subagents/agent-acompact-*``) repeat the session's own tool_use
+  ids: a call is its id, counted once. Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
+  at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
+  ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``).
+  ``tool_result.is_error`` is the error.
+* Codex CLI: calls are ``function_call``, ``custom_tool_call``, ``local_shell_call`` (by ``call_id``)
+  and ``web_search_call`` (no id: its result is in the item, ``status``); outputs are
+  ``function_call_output``/``custom_tool_call_output`` (by ``call_id``). Both layouts (envelope
+  ``{"type":"response_item","payload":...}`` and the legacy bare items). Items inside ``compacted``
+  replacement histories are history, not new calls. Errors: a non-zero exit code in the output (JSON
+  ``metadata.exit_code``, ``Exit code: N``, ``Process exited with code N``) or in ``exec_command_end``,
+  a failed ``patch_apply_end``, an MCP ``Err`` result, and the error texts the CLI writes instead of an
+  output. A command still running (``Process running with session ID N``) is decided by the end of that
+  process, reported by a later ``write_stdin`` on the same session id (that poll, reporting the exit
+  code, ends the same way); a process whose end the file never reports leaves its call unanswered.
+* Gemini CLI: JSON documents (``messages``) and JSONL logs (header line optional; message records by
+  ``id``, the last one wins; ``$set.messages`` replaces the history; ``$rewindTo`` drops the message
+  named and everything after it). Each ``toolCalls`` entry is a call and carries its own result
+  (``status`` success/error/cancelled, ``result``). Errors: ``status`` error or cancelled, and a shell
+  command whose output says ``Exit Code: N`` with N not 0. Sub-agent files: ``chats/<session id>/*.json(l)``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Counts:
+    """What one session (with its subagent files) holds."""
+
+    format: str
+    calls: int = 0
+    nested: int = 0  # calls first seen in a subagent's own file
+    answered: int = 0
+    unanswered: int = 0
+    errors: int = 0
+    orphans: int = 0
+    files: list[str] = field(default_factory=list)
+    failed_ids: set[str] = field(default_factory=set)
+    unanswered_ids: set[str] = field(default_factory=set)
+
+    def as_dict(self) -> dict:
+        return {k: v for k, v in asdict(self).items() if not k.endswith("_ids")}
+
+
+def _lines(path: Path) -> list[dict]:
+    out = []
+    for line in path.read_bytes().splitlines():
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            continue
+        if isinstance(value, dict):
+            out.append(value)
+    return out
+
+
+# -- Claude Code ------------------------------------------------------------------------------------
+
+
+def _claude_blocks(record: dict) -> list[dict]:
+    if record.get("type") not in ("user", "assistant"):
+        return []
+    message = record.get("message")
+    content = message.get("content") if isinstance(message, dict) else None
+    return [b for b in content if isinstance(b, dict)] if isinstance(content, list) else []
+
+
+def claude_files(path: Path) -> list[Path]:
+    """The session file, then every subagent file that belongs to it."""
+    files = [path]
+    folder = path.with_suffix("") / "subagents"
+    if folder.is_dir():
+        files += sorted(folder.rglob("agent-*.jsonl"))
+    named = set()
+    for record in _lines(path):
+        result = record.get("toolUseResult")
+        if isinstance(result, dict) and isinstance(result.get("agentId"), str):
+            named.add(result["agentId"])
+    for agent_id in sorted(named):
+        beside = path.parent / f"agent-{agent_id}.jsonl"
+        if beside.is_file() and beside not in files:
+            files.append(beside)
+    return files
+
+
+def count_claude(path: Path) -> Counts:
+    counts = Counts("claude")
+    calls: dict[str, None] = {}
+    answered: set[str] = set()
+    failed: set[str] = set()
+    for file in claude_files(path):
+        counts.files.append(file.name)
+        for record in _lines(file):
+            for block in _claude_blocks(record):
+                if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+                    if block["id"] not in calls and file != path:
+                        counts.nested += 1
+                    calls.setdefault(block["id"])
+                elif block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
+                    answered.add(block["tool_use_id"])
+                    if block.get("is_error") is True:
+                        failed.add(block["tool_use_id"])
+    counts.calls = len(calls)
+    counts.answered = len(answered & calls.keys())
+    counts.unanswered = counts.calls - counts.answered
+    counts.errors = len(failed & calls.keys())
+    counts.orphans = len(answered - calls.keys())
+    counts.failed_ids, counts.unanswered_ids = failed & calls.keys(), calls.keys() - answered
+    return counts
+
+
+# -- Codex CLI --------------------------------------------------------------------------------------
+
+_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
+_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
+_EXIT = re.compile(r"^Exit code: (-?\d+)", re.M)
+_PROCESS_EXIT = re.compile(r"Process exited with code (-?\d+)")
+_RUNNING = re.compile(r"Process running with session ID (\d+)")
+_ERROR_TEXTS = (
+    "failed to parse function arguments",
+    "apply_patch verification failed",
+    "tool call error:",
+    "exec command rejected by user",
+    "exec_command failed",
+    "Script failed",
+    "error: ",
+    "execution error:",
+    "aborted by user",
+    "failed in sandbox",
+)
+
+
+def _codex_items(path: Path) -> list[tuple[str, dict]]:
+    """(kind, payload) of every record: kind is response_item or event_msg (legacy bare items too)."""
+    items = []
+    for record in _lines(path):
+        kind, payload = record.get("type"), record.get("payload")
+        if kind in ("response_item", "event_msg") and isinstance(payload, dict):
+            items.append((kind, payload))
+        elif kind in _CALL_TYPES + _OUTPUT_TYPES + ("web_search_call", "message", "reasoning"):
+            items.append(("response_item", record))  # the legacy layout: bare items
+    return items
+
+
+def _output_text(output: object) -> str:
+    if isinstance(output, str):
+        return output
+    if isinstance(output, list):
+        return "\n".join(str(i.get("text", "")) for i in output if isinstance(i, dict))
+    if isinstance(output, dict):  # a structured output {content, success}
+        return _output_text(output.get("content"))
+    return ""
+
+
+def _codex_verdict(text: str) -> tuple[bool | None, str | None]:
+    """(failed?, running session id) read from an output text; failed None: nothing says."""
+    try:
+        value = json.loads(text)
+    except ValueError:
+        value = None
+    if isinstance(value, dict) and isinstance(value.get("metadata"), dict):
+        code = value["metadata"].get("exit_code")
+        if isinstance(code, int):
+            return code != 0, None
+        text = str(value.get("output", ""))
+    if match := _EXIT.search(text[:200]):
+        return int(match.group(1)) != 0, None
+    if match := _PROCESS_EXIT.search(text[:400]):
+        return int(match.group(1)) != 0, None
+    if match := _RUNNING.search(text[:400]):
+        return None, match.group(1)
+    for line in text.lstrip().splitlines()[:3]:  # "Wall time: 17.0 seconds\naborted by user"
+        if line.startswith(_ERROR_TEXTS):
+            return True, None
+    return None, None
+
+
+def count_codex(path: Path) -> Counts:
+    counts = Counts("codex", files=[path.name])
+    calls: dict[str, dict] = {}
+    outputs: dict[str, str] = {}
+    web_searches = web_failed = 0
+    ended: dict[str, bool] = {}  # call_id -> failed, from *_end events
+    for kind, item in _codex_items(path):
+        kind_of = item.get("type")
+        if kind == "response_item":
+            if kind_of in _CALL_TYPES:
+                call_id = item.get("call_id") or item.get("id")
+                if isinstance(call_id, str):
+                    calls.setdefault(call_id, item)
+            elif kind_of in _OUTPUT_TYPES and isinstance(item.get("call_id"), str):
+                outputs.setdefault(item["call_id"], _output_text(item.get("output")))
+            elif kind_of == "web_search_call":
+                web_searches += 1
+                web_failed += item.get("status") == "failed"
+        elif kind_of == "exec_command_end" and isinstance(item.get("call_id"), str):
+            code = item.get("exit_code")
+            if isinstance(code, int):
+                ended[item["call_id"]] = code != 0
+        elif kind_of == "patch_apply_end" and isinstance(item.get("call_id"), str):
+            if isinstance(item.get("success"), bool):
+                ended[item["call_id"]] = not item["success"]
+        elif kind_of == "mcp_tool_call_end" and isinstance(item.get("call_id"), str):
+            result = item.get("result")
+            if isinstance(result, dict):
+                ok = result.get("Ok")
+                ended[item["call_id"]] = "Err" in result or (
+                    isinstance(ok, dict) and ok.get("isError") is True
+                )
+    failed: set[str] = set()
+    running: dict[str, str] = {}  # process session id -> the call that started it
+    for call_id, item in calls.items():  # in the order the calls were made
+        if call_id not in outputs:
+            continue
+        verdict, session = _codex_verdict(outputs[call_id])
+        if call_id in ended:
+            verdict = ended[call_id] or bool(verdict)
+        if session is not None and call_id not in ended and item.get("name") != "write_stdin":
+            running[session] = call_id  # a poll saying the process still runs starts nothing
+        if item.get("name") == "write_stdin":
+            try:
+                target = str(json.loads(item.get("arguments") or "{}").get("session_id"))
+            except (ValueError, AttributeError):
+                target = None
+            starter = running.get(target) if target else None
+            if starter is not None and _PROCESS_EXIT.search(outputs[call_id][:400]):
+                if verdict:
+                    failed.add(starter)
+                running.pop(target, None)
+        if verdict:
+            failed.add(call_id)
+    still = set(running.values())  # a process whose end the file never reports: its call is not over
+    counts.calls = len(calls) + web_searches
+    counts.answered = len((outputs.keys() & calls.keys()) - still) + web_searches
+    counts.unanswered = counts.calls - counts.answered
+    counts.errors = len(failed) + web_failed
+    counts.orphans = len(outputs.keys() - calls.keys())
+    counts.failed_ids, counts.unanswered_ids = failed, (calls.keys() - outputs.keys()) | still
+    return counts
+
+
+# -- Gemini CLI -------------------------------------------------------------------------------------
+
+_GEMINI_EXIT = re.compile(r"Exit Code: (-?\d+)")
+
+
+def _gemini_messages(path: Path) -> list[dict]:
+    text = path.read_text(encoding="utf-8", errors="replace")
+    try:
+        whole = json.loads(text)
+    except ValueError:
+        whole = None
+    if isinstance(whole, dict) and isinstance(whole.get("messages"), list):
+        return [m for m in whole["messages"] if isinstance(m, dict)]
+    messages: dict[str, dict] = {}
+    for record in _lines(path):
+        if isinstance(record.get("id"), str):
+            messages[record["id"]] = record  # re-written: the last record wins, in its first place
+        elif isinstance(record.get("$set"), dict) and isinstance(record["$set"].get("messages"), list):
+            messages = {m["id"]: m for m in record["$set"]["messages"] if isinstance(m, dict) and "id" in m}
+        elif "$rewindTo" in record:
+            ids = list(messages)
+            target = record["$rewindTo"]
+            for dropped in ids[ids.index(target) :] if target in messages else ids:
+                del messages[dropped]
+    return list(messages.values())
+
+
+def gemini_files(path: Path) -> list[Path]:
+    files = [path]
+    header = _lines(path)[:1] if path.suffix == ".jsonl" else []
+    session = header[0].get("sessionId") if header and "id" not in header[0] else None
+    if session is None:
+        try:
+            whole = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+            session = whole.get("sessionId") if isinstance(whole, dict) else None
+        except ValueError:
+            session = None
+    if isinstance(session, str) and (path.parent / session).is_dir():
+        files += sorted(
+            p for p in (path.parent / session).rglob("*.json*") if p.suffix in (".json", ".jsonl")
+        )
+    return files
+
+
+def count_gemini(path: Path) -> Counts:
+    counts = Counts("gemini")
+    calls: dict[str, dict] = {}
+    for file in gemini_files(path):
+        counts.files.append(file.name)
+        for message in _gemini_messages(file):
+            for call in message.get("toolCalls") or []:
+                if isinstance(call, dict) and isinstance(call.get("id"), str):
+                    if call["id"] not in calls and file != path:
+                        counts.nested += 1
+                    calls[call["id"]] = call
+    for call_id, call in calls.items():
+        status = call.get("status")
+        done = status in ("success", "error", "cancelled") or bool(call.get("result"))
+        counts.calls += 1
+        counts.answered += done
+        bad = status in ("error", "cancelled")
+        if not bad and status == "success":
+            for part in call.get("result") or []:
+                response = (
+                    (part.get("functionResponse") or {}).get("response") if isinstance(part, dict) else None
+                )
+                output = response.get("output") if isinstance(response, dict) else None
+                match = _GEMINI_EXIT.search(output) if isinstance(output, str) else None
+                bad = bad or (match is not None and int(match.group(1)) != 0)
+        counts.errors += bad
+        if bad:
+            counts.failed_ids.add(call_id)
+        if not done:
+            counts.unanswered_ids.add(call_id)
+    counts.unanswered = counts.calls - counts.answered
+    return counts
+
+
+# -- any ------------------------------------------------------------------------------------------
+
+
+def sniff(path: Path) -> str:
+    """claude, codex or gemini, from the records themselves."""
+    head = path.read_bytes()[:200_000]
+    if (
+        b'"type":"session_meta"' in head
+        or b'"type":"response_item"' in head
+        or path.name.startswith("rollout-")
+    ):
+        return "codex"
+    if b'"toolCalls"' in head or b'"projectHash"' in head or path.name.startswith("session-"):
+        return "gemini"
+    if b'"record_type"' in head or b'"function_call' in head:
+        return "codex"
+    return "claude"
+
+
+def count(path: Path) -> Counts:
+    return {"claude": count_claude, "codex": count_codex, "gemini": count_gemini}[sniff(path)](path)
+
+
+if __name__ == "__main__":
+    for name in sys.argv[1:]:
+        print(name, json.dumps(count(Path(name)).as_dict()))
