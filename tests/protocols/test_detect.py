@@ -8,7 +8,7 @@ import pytest
 
 from inspector import protocols
 from inspector.model import CallStore
-from inspector.sources.files import load
+from inspector.session import load
 
 LONG = "x" * (3 * protocols.HEAD_BYTES)
 
