@@ -37,11 +37,12 @@ def time_column(call: Call, now: float) -> str:
     return f"{duration(remaining)} left" if remaining > 0 else f"{duration(-remaining)} over"
 
 
-def call_text(call: Call, now: float) -> Text:
-    """One line for a call: time, tool, executor, state, timing, summary and flags."""
+def call_text(call: Call, now: float, at: float | None = None) -> Text:
+    """One line for a call: time, tool, executor, state, timing, summary and flags. The time is the
+    request's, or ``at`` (a live printer stamps each line with the time of what it reports)."""
     state = call.state(now)
     text = Text("  " * call.depth)
-    text.append(clock_text(call.request.ts), "dim")
+    text.append(clock_text(call.request.ts if at is None else at), "dim")
     text.append(" ")
     text.append(f"{state.value:<9}", STATE_STYLES[state])
     text.append(" ")
@@ -74,10 +75,10 @@ def call_text(call: Call, now: float) -> Text:
     return text
 
 
-def item_text(item: Item, now: float) -> Text | None:
-    """Text for any store item (None for items not worth a line)."""
+def item_text(item: Item, now: float, at: float | None = None) -> Text | None:
+    """Text for any store item (None for items not worth a line); ``at`` stamps a call's line."""
     if isinstance(item, Call):
-        return call_text(item, now)
+        return call_text(item, now, at)
     if isinstance(item, OrphanResult):
         result = item.result
         text = Text("  " * item.depth)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import heapq
+import math
 from typing import IO, Any
 
 from inspector.calltext import call_json, item_text
@@ -42,7 +44,13 @@ def item_json(item: Item, now: float) -> dict[str, Any] | None:
 
 
 class Printer:
-    """Subscribe to a store and print every change: text lines (colour on a terminal) or JSON lines."""
+    """Subscribe to a store and print every change: text lines (colour on a terminal) or JSON lines.
+
+    Lines come in the order things happen, each stamped with its own time: a call when its request came
+    (``pending``), again when a result came (the result's time), and again when it went overdue (its
+    deadline, printed by a timer, or before any later line if the timer is late). JSON call lines say
+    which it was in ``change`` (``request``, ``result``, ``overdue``) and when in ``at``.
+    """
 
     def __init__(
         self, store: CallStore, out: IO[str], *, as_json: bool = False, color: bool | None = None
@@ -53,7 +61,9 @@ class Printer:
         self.lines = 0
         self._console = None
         self._loop: Any = None
+        self._due: list[tuple[float, int, Call]] = []  # (deadline, seq, call) of calls shown unanswered
         self._timed: set[int] = set()
+        self._results: dict[int, int] = {}  # how many results of each call have been shown
         if not as_json:
             from rich.console import Console
 
@@ -74,35 +84,54 @@ class Printer:
 
     def _watch_deadline(self, call: Call, now: float) -> None:
         deadline = call.deadline
-        if (
-            self._loop is None
-            or deadline is None
-            or call.answered
-            or id(call) in self._timed
-            or deadline <= now
-        ):
+        if deadline is None or call.answered or id(call) in self._timed or not math.isfinite(deadline):
             return
         self._timed.add(id(call))
+        heapq.heappush(self._due, (deadline, call.seq, call))
+        if self._loop is not None:
+            self._loop.call_later(max(0.0, deadline - now) + 0.01, self._overdue_now)
 
-        def overdue() -> None:
+    def _overdue_now(self) -> None:
+        self._overdue_until(self.store.clock.now())
+
+    def _overdue_until(self, moment: float) -> None:
+        """Print, in deadline order, every call whose deadline is at or before ``moment`` and that is
+        still unanswered: what went overdue first is printed first, stamped with its deadline."""
+        now = self.store.clock.now()
+        while self._due and self._due[0][0] <= min(moment, now):
+            deadline, _, call = heapq.heappop(self._due)
             self._timed.discard(id(call))
             if not call.answered:
-                self.show(call)
-
-        self._loop.call_later(deadline - now + 0.01, overdue)
+                self._write(call, now, deadline, "overdue")
 
     def show(self, item: Item) -> None:
         now = self.store.clock.now()
+        change = ""
+        stamp: Any = getattr(item, "ts", None)
+        if isinstance(item, Call):
+            shown = self._results.get(id(item), 0)
+            if len(item.results) > shown:
+                self._results[id(item)] = len(item.results)
+                stamp, change = item.results[-1].ts, "result"
+            else:
+                stamp, change = item.request.ts, "request"
+        at: float = stamp if isinstance(stamp, (int, float)) else now
+        self._overdue_until(at)  # a deadline that passed before this event is printed before it
+        self._write(item, now, at, change)
         if isinstance(item, Call):
             self._watch_deadline(item, now)
+
+    def _write(self, item: Item, now: float, at: float, change: str) -> None:
         if self.as_json:
             obj = item_json(item, now)
             if obj is not None:
+                if change:
+                    obj["change"], obj["at"] = change, at
                 self.out.write(dumps_json(obj) + "\n")
                 self.out.flush()
                 self.lines += 1
             return
-        text = item_text(item, now)
+        text = item_text(item, now, at if change else None)
         if text is not None and self._console is not None:
             self._console.print(text)
             self.out.flush()

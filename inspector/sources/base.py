@@ -206,10 +206,17 @@ class Source:
 
 
 def requester(call: Call) -> str | None:
-    """The identity of the participant that sent ``call``'s request: an answer goes to it alone. None
-    (the whole room) when the packet came from no participant (the server's own data)."""
+    """The identity of the participant that sent ``call``'s request: an answer goes to it alone. None when
+    the packet named no participant (data the server sent itself): then there is nobody to address, and a
+    source that routes answers refuses to send one rather than send it to the whole room."""
     identity = call.request.extra.get("participant")
     return identity if isinstance(identity, str) and identity else None
+
+
+NO_SENDER = (
+    "the request came from no participant (the server sent it, or its packet named no sender): an answer "
+    "can only go to the participant that asked, and sending it to the whole room is never done"
+)
 
 
 class PacketSource(Source):
@@ -221,6 +228,10 @@ class PacketSource(Source):
     numbers_answers = True
     """Whether an answer carries a stanzaId (the documented envelope), taken at send time; an envelope
     without one (the hub's) is sent exactly as reviewed."""
+
+    addresses_answers = False
+    """Whether answers are addressed to the requesting participant (a room, where publishing without a
+    destination reaches everyone): then a request with no known sender cannot be answered at all."""
 
     def __init__(
         self,
@@ -242,10 +253,17 @@ class PacketSource(Source):
 
     # -- receiving ---------------------------------------------------------------------
     def receive(
-        self, data: bytes, *, participant: str = "", topic: str | None = None, reliable: bool = True
+        self,
+        data: bytes,
+        *,
+        participant: str = "",
+        topic: str | None = None,
+        reliable: bool = True,
+        ts: float | None = None,
     ) -> list[Event]:
-        """Record, decode and thread one incoming packet (never raises on bad data)."""
-        events = self.ingest.packet(data, participant=participant, topic=topic, reliable=reliable)
+        """Record, decode and thread one incoming packet (never raises on bad data); ``ts``: when it came,
+        where that was before now (a packet held until its sender was named)."""
+        events = self.ingest.packet(data, participant=participant, topic=topic, reliable=reliable, ts=ts)
         self._note_stanzas(events)
         self._emit_events(events)
         return events
@@ -263,9 +281,12 @@ class PacketSource(Source):
         self._set_state(record_error=reason)
         self.room_event("recording", f"recording stopped: {reason}; packets are still shown, not saved")
 
-    def room_event(self, kind: str, text: str, *, sender: str = "", **extra: Any) -> Message:
-        """Thread and record a room event (kind ``participant`` or ``connection``) as a Message."""
-        now = self.store.clock.now()
+    def room_event(
+        self, kind: str, text: str, *, sender: str = "", ts: float | None = None, **extra: Any
+    ) -> Message:
+        """Thread and record a room event (kind ``participant`` or ``connection``) as a Message; ``ts``:
+        when it happened, where the room said so (a participant's join), else now."""
+        now = self.store.clock.now() if ts is None else ts
         message = Message(kind=kind, text=text, ts=now, sender=sender, extra={"dir": "event", **extra})
         if self.writer is not None:
             try:
@@ -302,6 +323,8 @@ class PacketSource(Source):
                     "is not granted); rejoin with --answer",
                 ),
             )
+        if self.addresses_answers and requester(call) is None:
+            review.issues.insert(0, compose.Issue("no_sender", compose.Severity.REFUSE, NO_SENDER))
         return review
 
     async def send_answer(

@@ -9,6 +9,7 @@ Per packet the work there is one decode, one recording line and one store update
 from __future__ import annotations
 
 import asyncio
+import time
 from typing import Any
 
 from inspector.answer import wire_size
@@ -16,6 +17,7 @@ from inspector.model import Call, CallStore
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus, requester
 from inspector.sources.sdk_thread import Inbox, LoopThread
+from inspector.sources.unnamed import Held, SenderWait
 
 _REASONS = {
     "UNKNOWN_REASON": "the connection was lost",
@@ -65,6 +67,7 @@ class LiveKitSource(PacketSource):
 
     name = "livekit"
     is_live = True
+    addresses_answers = True  # an answer goes to the requester alone (LiveKit destination identities)
 
     @property
     def label(self) -> str:
@@ -96,6 +99,8 @@ class LiveKitSource(PacketSource):
         self._inbox: Inbox | None = None
         self._stopping = False
         self.lost: asyncio.Event | None = None  # set when the room is lost (created in start())
+        self._present: set[str] = set()  # who has been announced in the list (joined or seen by data)
+        self._waiting: SenderWait | None = None  # packets that came before their sender was named
         self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
         self._set_state(room=room)
 
@@ -116,6 +121,7 @@ class LiveKitSource(PacketSource):
         self._close_inbox()  # a room left before: what it said is shown, what it says now is not
         inbox = self._inbox = Inbox(asyncio.get_running_loop())
         inbox.on_error = self._handover_failed
+        self._waiting = SenderWait(asyncio.get_running_loop(), self._released)
         options = rtc.RoomOptions(auto_subscribe=False, connect_timeout=self._connect_timeout)
         failure = None
         try:
@@ -127,6 +133,7 @@ class LiveKitSource(PacketSource):
         if failure is not None:
             await self._drop_room()
             self._fail(failure)
+        self._present = set(others)
         inbox.flush()  # what the SDK said while joining comes before "connected"
         name = name or self.state.room
         identity = identity or self.state.identity
@@ -190,6 +197,9 @@ class LiveKitSource(PacketSource):
         if inbox is not None:
             inbox.flush()
             inbox.close()
+        waiting, self._waiting = self._waiting, None
+        if waiting is not None:
+            waiting.close()  # what still waits for its sender is shown, without one
 
     async def leave_quietly(self) -> None:
         """Drop a lost room before joining again (the state is left as it is)."""
@@ -222,10 +232,13 @@ class LiveKitSource(PacketSource):
 
         def data(packet: Any) -> None:
             sender = packet.participant.identity if packet.participant is not None else ""
-            put(self._on_data, bytes(packet.data), sender, packet.topic or None, packet.kind == 1)
+            put(
+                self._on_data, bytes(packet.data), sender, packet.topic or None, packet.kind == 1, time.time()
+            )
 
         def joined(participant: Any) -> None:
-            put(self._on_joined, participant.identity)
+            at = participant.joined_at
+            put(self._on_joined, participant.identity, at.timestamp() if at is not None else None)
 
         def left(participant: Any) -> None:
             put(self._on_left, participant.identity, getattr(participant, "disconnect_reason", None))
@@ -250,19 +263,53 @@ class LiveKitSource(PacketSource):
         self.room_event("connection", f"an event could not be handled: {type(exc).__name__}: {exc}")
 
     # -- the same events on the app's loop ------------------------------------------------------
-    def _on_data(self, data: bytes, sender: str, topic: str | None, reliable: bool) -> None:
+    def _on_data(
+        self, data: bytes, sender: str, topic: str | None, reliable: bool, arrival: float | None = None
+    ) -> None:
+        if not sender and self._waiting is not None:  # the room has not named its sender yet
+            self._waiting.hold(Held(arrival or time.time(), data, topic, reliable))
+            return
+        self._take(data, sender, topic, reliable, None)
+
+    def _take(self, data: bytes, sender: str, topic: str | None, reliable: bool, ts: float | None) -> None:
+        if sender and sender not in self._present and sender != self.state.identity:
+            self._announce(sender, ts)  # who it is comes before what it says
         try:
-            self.receive(data, participant=sender, topic=topic, reliable=reliable)
+            self.receive(data, participant=sender, topic=topic, reliable=reliable, ts=ts)
         except Exception as exc:  # noqa: BLE001 - never let one packet stop the ones after it
             self.room_event("connection", f"a packet could not be handled: {type(exc).__name__}: {exc}")
 
-    def _on_joined(self, identity: str) -> None:
+    def _released(self, packets: list[tuple[Held, str]], announced: tuple[str, ...]) -> None:
+        """Packets that waited for their sender: shown now, each with its arrival time."""
+        if any(not sender for _, sender in packets):
+            who = f" ({' or '.join(announced)} joined meanwhile)" if len(announced) > 1 else ""
+            count = sum(1 for _, sender in packets if not sender)
+            self.room_event(
+                "connection",
+                f"{count} packet(s) came from a participant the room never named{who}: their requests "
+                "cannot be answered",
+            )
+        for packet, sender in packets:
+            self._take(packet.data, sender, packet.topic, packet.reliable, packet.arrival)
+
+    def _on_joined(self, identity: str, joined_at: float | None = None) -> None:
+        if identity in self._present:  # announced already (it was in the room when we joined)
+            self._set_state(participants=tuple(sorted({*self.state.participants, identity})))
+        else:
+            now = time.time()
+            self._announce(identity, min(joined_at, now) if joined_at else None)
+        if self._waiting is not None:
+            self._waiting.announced(identity, joined_at)
+
+    def _announce(self, identity: str, ts: float | None) -> None:
+        self._present.add(identity)
         self._set_state(participants=tuple(sorted({*self.state.participants, identity})))
         self.room_event(
-            "participant", f"{identity} joined", sender=identity, identity=identity, change="joined"
+            "participant", f"{identity} joined", sender=identity, identity=identity, change="joined", ts=ts
         )
 
     def _on_left(self, identity: str, reason: Any) -> None:
+        self._present.discard(identity)
         self._set_state(participants=tuple(p for p in self.state.participants if p != identity))
         words = f" ({disconnect_reason_text(reason)})" if reason else ""
         self.room_event(
@@ -282,6 +329,7 @@ class LiveKitSource(PacketSource):
             return
         words = disconnect_reason_text(reason)
         self._set_state(status=SourceStatus.DISCONNECTED, detail=words, participants=())
+        self._present = set()
         self.room_event("connection", f"disconnected: {words}")
         if self.lost is not None and not self._stopping:
             self.lost.set()

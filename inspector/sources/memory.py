@@ -17,6 +17,7 @@ class MemorySource(PacketSource):
 
     name = "memory"
     is_live = True
+    addresses_answers = True  # as a room: an answer goes to the participant that asked
 
     def __init__(
         self,

@@ -192,13 +192,16 @@ async def test_two_inspectors_answering_at_once_take_two_ids():
     assert msgpack.unpackb(two.sent[0][0])["stanzaId"] == 2
 
 
-async def test_a_packet_from_no_participant_is_answered_to_the_room_not_to_a_role_name():
+async def test_a_packet_from_no_participant_is_never_answered_to_the_whole_room():
     src = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity="inspector-abc")
     src.receive(request("srv"), participant="")  # the server's own data: no sending participant
     call = src.store.find("conv_1", "srv")
-    assert call.request.sender == "agent"  # the stanza's sign names the side...
-    await src.send_answer(call, compose.success({}))
-    assert src.destinations == [None]  # ...but no participant is called "agent"
+    assert call.request.sender == "agent"  # the stanza's sign names the side, but no participant
+    review = src.review_answer(call, compose.success({}))
+    assert [i.kind for i in review.refusals] == ["no_sender"] and "whole room" in review.refusals[0].message
+    with pytest.raises(AnswerRefused, match="came from no participant"):
+        await src.send_answer(call, compose.success({}), confirm_late=True, confirm_duplicate=True)
+    assert src.sent == [] and src.destinations == []  # nothing went out, to anyone
 
 
 def test_the_time_base_keeps_ids_rising_where_no_state_is_shared():

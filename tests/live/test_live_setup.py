@@ -207,6 +207,47 @@ def test_printer_prints_calls_as_threaded_and_again_when_overdue():
     ]
 
 
+def test_printer_prints_events_in_the_order_they_happen_each_with_its_own_time():
+    """The first real-server run: an overdue line stamped with the request's time and printed after later
+    lines, a result line stamped with its request's time. Here a late timer (the loop never yields
+    before the next packet) must not reorder them: the deadline that passed comes first."""
+    clock = FakeClock(1000.0)
+    store = CallStore(clock=clock)
+    out = io.StringIO()
+    Printer(store, out, as_json=True).attach()  # no loop: no timer, only the ordering guard
+    store.ingest(make_request("slow", timeout_ms=2000, ts=1000.0))  # overdue at 1002.0
+    store.ingest(make_request("srv", timeout_ms=60000, ts=1000.5))
+    clock.advance(3.0)
+    store.ingest(make_result("srv", ts=1003.0))
+    store.ingest(Message(kind="AssistantMessage", text="done", ts=1003.5))
+    lines = [json.loads(line) for line in out.getvalue().splitlines()]
+    seen = [(e.get("id") or e["text"], e.get("change"), e.get("at", e.get("ts"))) for e in lines]
+    assert seen == [
+        ("slow", "request", 1000.0),
+        ("srv", "request", 1000.5),
+        ("slow", "overdue", 1002.0),  # when it went overdue, before what came after that
+        ("srv", "result", 1003.0),  # when the result came, not when it was asked
+        ("done", None, 1003.5),
+    ]
+    stamps = [at for _, _, at in seen]
+    assert stamps == sorted(stamps)
+
+
+def test_text_printer_stamps_a_result_with_its_own_time():
+    from inspector.timefmt import clock_text
+
+    clock = FakeClock(1000.0)
+    store = CallStore(clock=clock)
+    out = io.StringIO()
+    Printer(store, out, color=False).attach()
+    store.ingest(make_request("c1", "web_search", ts=1000.0))
+    clock.advance(7.0)
+    store.ingest(make_result("c1", ts=1007.0))
+    first, second = out.getvalue().splitlines()
+    assert first.startswith(clock_text(1000.0)) and "pending" in first
+    assert second.startswith(clock_text(1007.0)) and "succeeded" in second
+
+
 def test_text_printer_uses_the_dump_format():
     store = CallStore(clock=FakeClock(1000.0))
     out = io.StringIO()
