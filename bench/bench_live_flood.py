@@ -3,8 +3,10 @@ room carries for N seconds; the inspector's live source records and threads them
 rate, what arrived, what was lost (recording and call store are both counted), and how late the
 inspector's event loop answered a 50 ms probe meanwhile (the loop that also handles keys in the UI).
 
-    python bench/bench_live_flood.py [--seconds 10] [--senders 4]
+    python bench/bench_live_flood.py [--seconds 10] [--senders 4] [--server loopback|real|both]
 
+``--server real`` floods through the real LiveKit server (livekit-server from ../shared, started on free
+ports and stopped after); ``both`` (the default where ../shared is there) prints the two side by side.
 Runs the real livekit SDK on 127.0.0.1; ends with os._exit (the SDK can abort at interpreter exit).
 """
 
@@ -18,6 +20,9 @@ import statistics
 import sys
 import tempfile
 import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "live"))  # servers.py
 
 ROOM = "conv_flood"
 
@@ -31,7 +36,7 @@ async def probe(stop: asyncio.Event, lags: list[float]) -> None:
         lags.append(max(0.0, loop.time() - planned))
 
 
-async def flood(seconds: float, senders: int) -> dict:
+async def flood(seconds: float, senders: int, kind: str = "loopback") -> dict:
     from livekit import rtc
 
     from inspector.model import CallStore
@@ -44,7 +49,10 @@ async def flood(seconds: float, senders: int) -> dict:
     tune_gc()
     folder = tempfile.mkdtemp()
     path = os.path.join(folder, "flood.jsonl")
-    async with RoomServer(port=0) as server:
+    from servers import RealServer
+
+    serving = RealServer() if kind == "real" else RoomServer(port=0)
+    async with serving as server:
         store = CallStore()
         writer = RecordingWriter(path, {"room": ROOM})
         token = server.mint_token("inspector-bench", ROOM, hidden=True, can_publish_data=False)
@@ -54,6 +62,9 @@ async def flood(seconds: float, senders: int) -> dict:
         await source.start()
         agent = rtc.Room()
         await agent.connect(server.url, server.mint_token("agent-flood", ROOM))
+        joined_by = time.perf_counter() + 20
+        while "agent-flood" not in source.state.participants and time.perf_counter() < joined_by:
+            await asyncio.sleep(0.05)  # the real server names it to the inspector within 3 s
         counter = {"sent": 0}
         deadline = time.perf_counter() + seconds
 
@@ -110,6 +121,7 @@ async def flood(seconds: float, senders: int) -> dict:
     threaded = calls + results + len(store.orphans) + len(store.malformed)
     lags_ms = sorted(lag * 1000 for lag in lags) or [float("nan")]
     return {
+        "server": kind,
         "seconds": round(send_time, 2),
         "senders": senders,
         "sent": sent,
@@ -130,28 +142,39 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--seconds", type=float, default=10.0)
     parser.add_argument("--senders", type=int, default=4)
+    parser.add_argument("--server", choices=("loopback", "real", "both"), default=None)
     args = parser.parse_args()
+    from servers import real_missing
+
+    kinds = {"loopback": ["loopback"], "real": ["real"], "both": ["loopback", "real"]}.get(
+        args.server or ("loopback" if real_missing() else "both")
+    )
     from inspector.live.netcheck import only_loopback
 
     if only_loopback():
         print("skipped: only the loopback interface is up (libwebrtc needs another one)")
         os._exit(0)
-    try:
-        figures = asyncio.run(flood(args.seconds, args.senders))
-    except Exception as exc:  # noqa: BLE001 - report and leave without the SDK's exit hazards
-        print(f"flood failed: {type(exc).__name__}: {exc}", file=sys.stderr)
-        sys.stderr.flush()
-        os._exit(1)
+    for kind in kinds or []:
+        try:
+            figures = asyncio.run(flood(args.seconds, args.senders, kind))
+        except Exception as exc:  # noqa: BLE001 - report and leave without the SDK's exit hazards
+            print(f"flood through the {kind} server failed: {type(exc).__name__}: {exc}", file=sys.stderr)
+            sys.stderr.flush()
+            os._exit(1)
+        report(figures)
+    sys.stdout.flush()
+    os._exit(0)
+
+
+def report(figures: dict) -> None:
     print(json.dumps(figures))
     print(
-        f"sent {figures['sent']:,} in {figures['seconds']} s ({figures['send_rate']:,} msg/s, "
+        f"{figures['server']}: sent {figures['sent']:,} in {figures['seconds']} s ({figures['send_rate']:,} msg/s, "
         f"{figures['senders']} concurrent publishers); received {figures['received']:,} "
         f"({figures['receive_rate']:,} msg/s); lost: {figures['lost_recording']} in the recording, "
         f"{figures['lost_store']} in the call store; event-loop lag median {figures['loop_lag_ms_median']} ms, "
         f"p95 {figures['loop_lag_ms_p95']} ms, max {figures['loop_lag_ms_max']} ms"
     )
-    sys.stdout.flush()
-    os._exit(0)
 
 
 if __name__ == "__main__":

@@ -74,9 +74,16 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     demo = sub.add_parser(
         "demo",
-        help="a simulated Alicia agent in a loopback room, watched by the inspector",
+        help="a simulated Alicia agent in a loopback room (or on your LiveKit server), watched by the inspector",
         description="Starts the loopback room server, a scripted agent, and the inspector "
-        "joined to them. Needs the room extra: pip install 'toolcall-inspector[room]'.",
+        "joined to them. Needs the room extra: pip install 'toolcall-inspector[room]'. With --url (or "
+        "LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET all set) the agent plays in a new room on that "
+        "LiveKit server instead.",
+    )
+    demo.add_argument("--url", help="play on this LiveKit server instead of the loopback room")
+    demo.add_argument("--api-key", metavar="K", help="with --url: API key (default: $LIVEKIT_API_KEY)")
+    demo.add_argument(
+        "--api-secret", metavar="S", help="with --url: API secret (default: $LIVEKIT_API_SECRET)"
     )
     demo.add_argument(
         "--rounds",

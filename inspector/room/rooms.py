@@ -69,6 +69,7 @@ class ParticipantView:
     joined_at: float
     packets_in: int
     packets_out: int
+    can_publish_data: bool = True
 
 
 @dataclass(eq=False)
@@ -136,6 +137,7 @@ class Participant:
             self.joined_at,
             self.packets_in,
             self.packets_out,
+            self.grant.can_publish_data,
         )
 
 

@@ -1,4 +1,7 @@
-"""Live tests run real SDK scenarios in child processes, on 127.0.0.1, through the loopback room server."""
+"""Live tests run real SDK scenarios in child processes, on 127.0.0.1, on two servers: our loopback room
+and the real LiveKit server (``servers.py``). Every test that takes ``scenario`` runs on both
+(``[loopback]``, ``[real]``); the real server is started once per session, which under pytest-xdist is
+once per worker, each on free ports of its own, and stopped at the end."""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from servers import RealServer, real_missing
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -28,15 +32,42 @@ def _skip_reason() -> str | None:
     return None
 
 
+@pytest.fixture(scope="session")
+def real_livekit(tmp_path_factory):
+    """The real ``livekit-server`` for this session (this worker), on free ports, with its own secret."""
+    reason = _skip_reason() or real_missing()
+    if reason:
+        pytest.skip(reason)
+    server = RealServer(work=str(tmp_path_factory.mktemp("livekit-real")))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture(params=["loopback", "real"])
+def live_server(request) -> RealServer | None:
+    """Which server a scenario runs on: None for the loopback room (each scenario starts its own), else
+    the session's real server."""
+    if request.param == "real":
+        return request.getfixturevalue("real_livekit")
+    return None
+
+
 @pytest.fixture
-def scenario(tmp_path):
-    """Run ``live_scenarios.py NAME`` in a child process and return its result dict."""
+def scenario(tmp_path, live_server):
+    """Run ``live_scenarios.py NAME`` in a child process (on the ``live_server``) and return its result."""
     reason = _skip_reason()
     if reason:
         pytest.skip(reason)
 
     def run(name: str, timeout: float = 150.0) -> dict:
         env = {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        env["INSPECTOR_TEST_ROOM"] = f"conv_test-{tmp_path.name}"[:60]  # a room of its own, on any server
+        env.pop("INSPECTOR_TEST_LIVEKIT", None)
+        if live_server is not None:
+            env["INSPECTOR_TEST_LIVEKIT"] = live_server.spec()
         proc = subprocess.run(
             [sys.executable, str(HERE / "live_scenarios.py"), name, str(tmp_path)],
             env=env,

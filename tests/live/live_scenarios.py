@@ -12,6 +12,7 @@ import sys
 import traceback
 
 import msgpack
+from servers import serve, serve_on, which
 
 from inspector.answer import compose, rules
 from inspector.answer.engine import AsyncioScheduler, AutoResponder
@@ -21,7 +22,8 @@ from inspector.protocols.recording import RecordingWriter
 from inspector.room import RoomServer
 from inspector.sources.livekit_room import LiveKitSource
 
-ROOM = "conv_test"
+ROOM = "conv_test"  # the conversation the envelopes name
+ROOM_NAME = os.environ.get("INSPECTOR_TEST_ROOM") or ROOM  # the LiveKit room (one per scenario run)
 
 
 async def until(predicate, timeout: float = 10.0) -> None:
@@ -47,7 +49,7 @@ class Agent:
 
         self.room = rtc.Room()
         self.room.on("data_received", lambda packet: self.received.append(bytes(packet.data)))
-        await self.room.connect(server.url, server.mint_token(self.identity, ROOM))
+        await self.room.connect(server.url, server.mint_token(self.identity, ROOM_NAME))
         return self
 
     async def send(self, type_: int, body, *, stanza: int | None = None, raw: bytes | None = None) -> None:
@@ -76,8 +78,10 @@ class Agent:
 
 
 def make_source(server: RoomServer, store: CallStore, writer, identity="inspector-test", answering=True):
-    token = server.mint_token(identity, ROOM, hidden=True, can_publish_data=answering)
-    return LiveKitSource(server.url, token, store, writer, room=ROOM, identity=identity, answering=answering)
+    token = server.mint_token(identity, ROOM_NAME, hidden=True, can_publish_data=answering)
+    return LiveKitSource(
+        server.url, token, store, writer, room=ROOM_NAME, identity=identity, answering=answering
+    )
 
 
 async def flushed_to(user: Agent, source: LiveKitSource, tag: str) -> None:
@@ -110,7 +114,7 @@ def summary(store: CallStore) -> dict:
 async def answer_and_auto(out: str) -> dict:
     """The answer API answers one request, the auto-responder another; recording kept for replay."""
     path = os.path.join(out, "rec.jsonl")
-    async with RoomServer(port=0) as server:
+    async with serve() as server:
         store = CallStore()
         writer = RecordingWriter(path, {"room": ROOM})
         source = make_source(server, store, writer)
@@ -182,7 +186,7 @@ async def answer_and_auto(out: str) -> dict:
 
 async def leave_and_drop(out: str) -> dict:
     """A participant leaving, one dropped by the server, then the inspector's own connection dropped."""
-    async with RoomServer(port=0) as server:
+    async with serve() as server:
         store = CallStore()
         source = make_source(server, store, None, answering=False)
         states = []
@@ -198,6 +202,7 @@ async def leave_and_drop(out: str) -> dict:
         await server.drop("inspector-test", rejoin=False)
         await until(lambda: source.lost.is_set(), timeout=40)
         result = {
+            "server": which(),
             "states": states,
             "final": source.state.status.value,
             "detail": source.state.detail,
@@ -250,17 +255,17 @@ async def cli_live(out: str) -> dict:
     rules_path = os.path.join(out, "rules.toml")
     with open(rules_path, "w", encoding="utf-8") as fh:
         fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
-    async with RoomServer(port=0, api_secret=SECRET) as server:
+    async with serve(api_secret=SECRET) as server:
         env = {
             **os.environ,
             "LIVEKIT_URL": server.url,
             "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": SECRET,
+            "LIVEKIT_API_SECRET": server.api_secret,
         }
         agent_box: list[Agent] = []
 
         async def play() -> None:
-            await until(lambda: len(server.participants(ROOM)) == 1, 20)  # the inspector is in
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 20)  # the inspector is in
             agent = await Agent("agent-cli").join(server)
             agent_box.append(agent)
             await agent.send(0, None, raw=b"\x92\x01\x02")
@@ -269,7 +274,17 @@ async def cli_live(out: str) -> dict:
 
         player = asyncio.ensure_future(play())
         live = await run_cli(
-            ["live", "--no-ui", "--json", "--room", ROOM, "--record", path, "--answer-rules", rules_path],
+            [
+                "live",
+                "--no-ui",
+                "--json",
+                "--room",
+                ROOM_NAME,
+                "--record",
+                path,
+                "--answer-rules",
+                rules_path,
+            ],
             env,
             stop_when=lambda lines: (
                 sum('"answered_by": "auto"' in x for x in lines) >= 1 and any('"s1"' in x for x in lines)
@@ -279,8 +294,8 @@ async def cli_live(out: str) -> dict:
         received = [msgpack.unpackb(d, raw=False) for d in agent_box[0].received] if agent_box else []
         await agent_box[0].room.disconnect()
         bad_env = {**env, "LIVEKIT_API_SECRET": "wrong-secret-0123456789-0123456789-xyz"}
-        bad = await run_cli(["live", "--no-ui", "--room", ROOM, "--no-record"], bad_env)
-        token = server.mint_token("inspector-given", ROOM)
+        bad = await run_cli(["live", "--no-ui", "--room", ROOM_NAME, "--no-record"], bad_env)
+        token = server.mint_token("inspector-given", ROOM_NAME)
         given = await run_cli(
             ["live", "--no-ui", "--token", token, "--no-record"],
             {k: v for k, v in env.items() if not k.startswith("LIVEKIT_API")},
@@ -288,9 +303,9 @@ async def cli_live(out: str) -> dict:
         )
         with open(rules_path, "w", encoding="utf-8") as fh:
             fh.write('[[rule]]\ntool = "x"\n\n[[rule]]\ntool = "y"\nresult = "not a map"\n')
-        bad_rules = await run_cli(["live", "--no-ui", "--room", ROOM, "--answer-rules", rules_path], env)
+        bad_rules = await run_cli(["live", "--no-ui", "--room", ROOM_NAME, "--answer-rules", rules_path], env)
         refused = await run_cli(
-            ["live", "--no-ui", "--room", ROOM, "--no-record", "--give-up-after", "0"],
+            ["live", "--no-ui", "--room", ROOM_NAME, "--no-record", "--give-up-after", "0"],
             {**env, "LIVEKIT_URL": "ws://127.0.0.1:1"},
         )
         return {
@@ -302,13 +317,14 @@ async def cli_live(out: str) -> dict:
             "refused": refused,
             "recording": path,
             "received": received,
-            "secret": SECRET,
+            "secret": server.api_secret,
+            "room": ROOM_NAME,
         }
 
 
 async def answer_size(out: str) -> dict:
     """The largest answer the preview lets through is sent by the SDK; one byte more is refused first."""
-    async with RoomServer(port=0) as server:
+    async with serve() as server:
         store = CallStore()
         source = make_source(server, store, None)
         await source.start()
@@ -329,6 +345,32 @@ async def answer_size(out: str) -> dict:
         except Exception as exc:  # noqa: BLE001
             sent_error = repr(exc)
         await until(lambda: any(len(d) > 60000 for d in agent.received))
+        # the other way: an agent's packets at and one byte past the limit (the SDK counts the packet)
+        from inspector.answer import wire_size
+
+        def blob_request(call_id: str, k: int) -> bytes:
+            body = {
+                "id": call_id,
+                "toolName": "upload",
+                "execution": "server",
+                "parameters": {"blob": "b" * k},
+            }
+            return alicia.encode_envelope(type_=6, body=body, conversation_id=ROOM, stanza_id=-9)
+
+        room_limit = 64000 - wire_size.packet_overhead(identity=agent.identity, topic="alicia")
+        k = 63000
+        k += room_limit - len(blob_request("at_limit_", k))
+        inbound = {}
+        for call_id, size in (("at_limit_", k), ("past_limit", k + 1)):
+            data = blob_request(call_id, size)
+            try:
+                await agent.send(0, None, raw=data)
+                inbound[call_id] = ["sent", len(data)]
+            except Exception as exc:  # noqa: BLE001 - the SDK refuses what the room cannot carry
+                inbound[call_id] = ["refused", f"{type(exc).__name__}: {exc}"]
+        await agent.request("after_limit", "read_local_file", "client")  # same sender: comes after them
+        await until(lambda: store.find(ROOM, "after_limit") is not None)
+        arrived = {c: len(store.find(ROOM, c).request.raw.data) for c in inbound if store.find(ROOM, c)}
         await source.stop()
         await agent.room.disconnect()
         return {
@@ -336,6 +378,8 @@ async def answer_size(out: str) -> dict:
             "over": [over.wire_size, over.sendable, [i.kind for i in over.refusals]],
             "sent_error": sent_error,
             "received": max(len(d) for d in agent.received),
+            "inbound": inbound,
+            "inbound_arrived": arrived,
         }
 
 
@@ -366,8 +410,8 @@ async def kill_and_watch(proc, server: RoomServer, children: list[int]) -> tuple
     os.kill(proc.pid, signal.SIGKILL)
     await proc.wait()
     left = True
-    try:
-        await until(lambda: len(server.participants(ROOM)) == 0, 20)
+    try:  # the real server keeps a participant whose connection just ended for a while (it may resume)
+        await until(lambda: len(server.participants(ROOM_NAME)) == 0, 20 if which() == "loopback" else 60)
     except TimeoutError:
         left = False
     try:  # the children notice their parent is gone and leave: wait for that, not a fixed time
@@ -383,12 +427,12 @@ async def kill_and_watch(proc, server: RoomServer, children: list[int]) -> tuple
 async def kill_nine(out: str) -> dict:
     """``kill -9`` of ``inspector live``: its SDK child leaves the room; the secret is in no argv or child env."""
     path = os.path.join(out, "k9.jsonl")
-    async with RoomServer(port=0, api_secret=SECRET) as server:
+    async with serve(api_secret=SECRET) as server:
         env = {
             **os.environ,
             "LIVEKIT_URL": server.url,
             "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": SECRET,
+            "LIVEKIT_API_SECRET": server.api_secret,
         }
         proc = await asyncio.create_subprocess_exec(
             sys.executable,
@@ -397,19 +441,19 @@ async def kill_nine(out: str) -> dict:
             "live",
             "--no-ui",
             "--room",
-            ROOM,
+            ROOM_NAME,
             "--record",
             path,
             env=env,
             stdout=asyncio.subprocess.DEVNULL,
             stderr=asyncio.subprocess.DEVNULL,
         )
-        await until(lambda: len(server.participants(ROOM)) == 1, 30)
+        await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
         children = _children(proc.pid)
         seen = {
-            "supervisor_cmdline": SECRET.encode() in _proc_bytes(proc.pid, "cmdline"),
-            "child_cmdline": any(SECRET.encode() in _proc_bytes(c, "cmdline") for c in children),
-            "child_environ": any(SECRET.encode() in _proc_bytes(c, "environ") for c in children),
+            "supervisor_cmdline": server.api_secret.encode() in _proc_bytes(proc.pid, "cmdline"),
+            "child_cmdline": any(server.api_secret.encode() in _proc_bytes(c, "cmdline") for c in children),
+            "child_environ": any(server.api_secret.encode() in _proc_bytes(c, "environ") for c in children),
             "child_environ_read": all(_proc_bytes(c, "environ") for c in children),
         }
         left, alive = await kill_and_watch(proc, server, children)
@@ -420,16 +464,16 @@ async def disk_full(out: str) -> dict:
     """``inspector live --no-ui`` recording onto a 16 KB filesystem: every request is still printed,
     the recording stops with a reason, and the exit code says so."""
     path = os.path.join(os.environ["INSPECTOR_TEST_SMALL_FS"], "rec.jsonl")
-    async with RoomServer(port=0, api_secret=SECRET) as server:
+    async with serve(api_secret=SECRET) as server:
         env = {
             **os.environ,
             "LIVEKIT_URL": server.url,
             "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": SECRET,
+            "LIVEKIT_API_SECRET": server.api_secret,
         }
 
         async def play() -> None:
-            await until(lambda: len(server.participants(ROOM)) == 1, 20)
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 20)
             agent = await Agent("agent-df").join(server)
             for index in range(30):
                 await agent.send(
@@ -446,7 +490,7 @@ async def disk_full(out: str) -> dict:
 
         player = asyncio.ensure_future(play())
         live = await run_cli(
-            ["live", "--no-ui", "--json", "--room", ROOM, "--record", path],
+            ["live", "--no-ui", "--json", "--room", ROOM_NAME, "--record", path],
             env,
             stop_when=lambda lines: any('"big29"' in x for x in lines),
             timeout=60,
@@ -458,11 +502,10 @@ async def disk_full(out: str) -> dict:
 async def rejoin(out: str) -> dict:
     """Started before the room server exists, it joins when it appears; the server goes away for 30 s
     and comes back: the inspector rejoins by itself and keeps recording into the same file."""
-    import socket
+    from servers import free_ports
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    ports = free_ports()
+    port = ports[0]
     path = os.path.join(out, "rejoin.jsonl")
     env = {
         **os.environ,
@@ -473,15 +516,15 @@ async def rejoin(out: str) -> dict:
 
     async def play() -> None:
         await asyncio.sleep(2)  # the inspector is already trying
-        async with RoomServer(port=port, api_secret=SECRET) as server:
-            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+        async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
             agent = await Agent("agent-r").join(server)
             await agent.request("r1", "read_local_file", "server")
             await asyncio.sleep(1)
             await agent.room.disconnect()
         await asyncio.sleep(30)  # the room server is down for 30 s
-        async with RoomServer(port=port, api_secret=SECRET) as server:
-            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+        async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
             agent = await Agent("agent-r").join(server)
             await agent.request("r2", "read_local_file", "server")
             await asyncio.sleep(1)
@@ -490,7 +533,7 @@ async def rejoin(out: str) -> dict:
 
     player = asyncio.ensure_future(play())
     live = await run_cli(
-        ["live", "--no-ui", "--json", "--room", ROOM, "--record", path],
+        ["live", "--no-ui", "--json", "--room", ROOM_NAME, "--record", path],
         env,
         stop_when=lambda lines: any('"r2"' in x for x in lines),
         timeout=80,
@@ -504,7 +547,7 @@ async def rejoin(out: str) -> dict:
 async def ui_rejoin(out: str) -> dict:
     """The app (pilot) joined to a real room: the room server goes away and comes back on the same port;
     the app says it is reconnecting, keeps its calls on screen, joins again by itself and shows new calls."""
-    import socket
+    from servers import free_ports
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ui"))
     from screen_text import screen_text
@@ -512,19 +555,20 @@ async def ui_rejoin(out: str) -> dict:
 
     from inspector.room import mint_token
 
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
+    ports = free_ports()
+    port = ports[0]
     store = CallStore()
-    token = mint_token("devkey", SECRET, "inspector-ui", ROOM, hidden=True)
-    source = LiveKitSource(f"ws://127.0.0.1:{port}", token, store, None, room=ROOM, identity="inspector-ui")
+    token = mint_token("devkey", SECRET, "inspector-ui", ROOM_NAME, hidden=True)
+    source = LiveKitSource(
+        f"ws://127.0.0.1:{port}", token, store, None, room=ROOM_NAME, identity="inspector-ui"
+    )
     app = make_app(store, source=source, label="room ui")
     seen: dict = {}
     async with app.run_test(size=(120, 30)) as pilot:
         await until(lambda: "reconnecting" in screen_text(app), 20)  # no room yet: it waits and retries
         seen["before_room"] = screen_text(app).splitlines()[-2]
-        async with RoomServer(port=port, api_secret=SECRET) as server:
-            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+        async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
             agent = await Agent("agent-u").join(server)
             await agent.request("u1", "read_local_file", "server")
             await until(lambda: "u1" in str([c.call_id for c in store.all_calls()]), 10)
@@ -532,8 +576,8 @@ async def ui_rejoin(out: str) -> dict:
         await until(lambda: "reconnecting" in screen_text(app).splitlines()[-2], 30)
         await pilot.pause(0.1)
         seen["while_down"] = screen_text(app)
-        async with RoomServer(port=port, api_secret=SECRET) as server:
-            await until(lambda: len(server.participants(ROOM)) == 1, 40)
+        async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 40)
             agent = await Agent("agent-u").join(server)
             await agent.request("u2", "read_local_file", "server")
             await until(lambda: "u2" in str([c.call_id for c in store.all_calls()]), 10)
@@ -547,7 +591,125 @@ async def ui_rejoin(out: str) -> dict:
     return seen
 
 
+async def early_sender(out: str) -> dict:
+    """The first real-server runs: a request sent the moment its agent joined came with no sender and was
+    answered to the whole room. Now: the join is listed before the request, the auto-responder answers the
+    agent alone, a bystander gets nothing; the hidden inspector is seen by no participant but listed by the
+    server, with data publishing granted only to the one that answers (the other's packets go nowhere)."""
+    async with serve() as server:
+        store = CallStore()
+        source = make_source(server, store, None)
+        ruleset = rules.parse('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+        engine = AutoResponder(
+            ruleset,
+            AsyncioScheduler(),
+            lambda call, draft, rule: asyncio.get_running_loop().create_task(
+                source.send_answer(call, draft, answered_by="auto")
+            ),
+        )
+        source.watch_events(
+            lambda events: [
+                engine.offer(store.find(e.group, e.call_id)) for e in events if type(e).__name__ == "Request"
+            ]
+        )
+        await source.start()
+        watcher = make_source(server, CallStore(), None, identity="inspector-watch", answering=False)
+        await watcher.start()
+        bystander = await Agent("bystander").join(server)
+        await until(lambda: "bystander" in source.state.participants, 20)
+        agent = Agent("agent-early")
+        await agent.join(server)
+        await agent.request("e1", "read_local_file", "client")  # at once: before the room names the agent
+        await until(lambda: len(agent.received) >= 1, 20)
+        order = [
+            getattr(item, "text", "") or f"call {getattr(item, 'call_id', '')}"
+            for item in store.items
+            if "agent-early" in getattr(item, "text", "") or getattr(item, "call_id", "") == "e1"
+        ]
+        await flushed_to(bystander, source, "marker-early")
+        # what each sees and what the server lists
+        seen_by_agent = sorted(agent.room.remote_participants)
+        listed = {p.identity: [p.hidden, p.can_publish_data] for p in server.participants(ROOM_NAME)}
+        refused = [
+            i.kind for i in watcher.review_answer(store.find(ROOM, "e1"), compose.success({})).refusals
+        ]
+        forced = ""
+        try:  # past the inspector's own check: the server must not pass it on either
+            await watcher._publish(b"from-a-watcher", topic=None)
+        except Exception as exc:  # noqa: BLE001
+            forced = type(exc).__name__
+        await asyncio.sleep(2)  # a packet the server passed on would be here by now
+        got_forced = any(b"from-a-watcher" in d for d in agent.received + bystander.received)
+        call = store.find(ROOM, "e1")
+        result = {
+            "server": which(),
+            "order": order,
+            "sender": call.request.extra.get("participant"),
+            "state": call.state(store.clock.now()).value,
+            "agent_answers": [
+                env["body"].get("requestId")
+                for env in (msgpack.unpackb(d, raw=False) for d in agent.received)
+                if isinstance(env, dict) and env.get("type") == 7
+            ],
+            "bystander_types": [
+                getattr(e, "extra", {}).get("type")
+                for d in bystander.received
+                for e in alicia.decode_packet(d)
+            ],
+            "seen_by_agent": seen_by_agent,
+            "seen_by_bystander": sorted(bystander.room.remote_participants),
+            "listed": listed,
+            "watcher_refusals": refused,
+            "forced": forced,
+            "got_forced": got_forced,
+        }
+        await watcher.stop()
+        await source.stop()
+        await agent.room.disconnect()
+        await bystander.room.disconnect()
+        return result
+
+
+async def flood(out: str) -> dict:
+    """One agent publishes 2,000 Alicia packets as fast as the SDK takes them; the inspector keeps every one
+    (store and recording) and says how fast they came through this server."""
+    import time
+
+    path = os.path.join(out, "flood.jsonl")
+    count = 2000
+    async with serve() as server:
+        store = CallStore()
+        writer = RecordingWriter(path, {"room": ROOM_NAME})
+        source = make_source(server, store, writer, answering=False)
+        await source.start()
+        agent = await Agent("agent-flood").join(server)
+        await until(lambda: "agent-flood" in source.state.participants, 20)
+        started = time.perf_counter()
+        for index in range(count):
+            await agent.request(f"f{index}", "web_search", "server")
+        sent = time.perf_counter() - started
+        await until(lambda: source.ingest.count >= count, 60)
+        through = time.perf_counter() - started
+        await source.stop()
+        writer.close()
+        await agent.room.disconnect()
+    with open(path, "rb") as fh:
+        recorded = sum(1 for line in fh if b'"dir":"in"' in line)
+    ids = {c.call_id for c in store.all_calls()}
+    return {
+        "server": which(),
+        "sent": count,
+        "calls": len(ids),
+        "missing": sorted({f"f{i}" for i in range(count)} - ids)[:10],
+        "recorded": recorded,
+        "send_rate": round(count / sent),
+        "receive_rate": round(count / through),
+    }
+
+
 SCENARIOS = {
+    "early_sender": early_sender,
+    "flood": flood,
     "rejoin": rejoin,
     "ui_rejoin": ui_rejoin,
     "disk_full": disk_full,

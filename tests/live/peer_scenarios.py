@@ -14,7 +14,8 @@ import os
 import sys
 
 import msgpack
-from live_scenarios import ROOM, kill_and_watch, make_source, until
+from live_scenarios import ROOM, ROOM_NAME, kill_and_watch, make_source, until
+from servers import on_real_server, serve
 
 from inspector.answer import compose
 from inspector.model import CallStore, OrphanResult
@@ -43,7 +44,7 @@ class Peer:
             self.got.append((bytes(packet.data), packet.topic, sender))
 
         self.room.on("data_received", keep)
-        await self.room.connect(server.url, server.mint_token(self.identity, ROOM))
+        await self.room.connect(server.url, server.mint_token(self.identity, ROOM_NAME))
         return self
 
     async def send(self, envelope: dict, *, topic: str = "alicia", reliable: bool = True) -> None:
@@ -102,7 +103,7 @@ def go_reader(envelope: dict) -> dict:
 async def real_peers(out: str) -> dict:
     """Results by requestId and before their request, answers read by both generations' readers, sent on
     the request's topic to the requester only, and a stanzaId sequence per conversation."""
-    async with RoomServer(port=0) as server:
+    async with serve() as server:
         store = CallStore()
         source = make_source(server, store, None)
         await source.start()
@@ -209,6 +210,11 @@ async def demo_secrets(out: str) -> dict:
     """``inspector demo``: no process it starts has a token (a JWT) or the API secret on its command line
     or in its environment; the agent gets its tokens through a pipe."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("LIVEKIT_")}
+    on_server: list[str] = []
+    real = on_real_server()
+    if real is not None:  # `inspector demo --url` with the key and secret in the environment, as lk has them
+        on_server = ["--url", real.url]
+        env.update(LIVEKIT_API_KEY=real.api_key, LIVEKIT_API_SECRET=real.api_secret)
     proc = await asyncio.create_subprocess_exec(
         sys.executable,
         "-m",
@@ -221,6 +227,7 @@ async def demo_secrets(out: str) -> dict:
         "1",
         "--speed",
         "4",
+        *on_server,
         env=env,
         stdout=asyncio.subprocess.PIPE,
         stderr=asyncio.subprocess.DEVNULL,
@@ -236,7 +243,9 @@ async def demo_secrets(out: str) -> dict:
                     "agent": "inspector.demo.agent" in cmdline,
                     "jwt_cmdline": "eyJ" in cmdline,
                     "jwt_environ": "eyJ" in environ,
-                    "secret_environ": "LIVEKIT_API_SECRET=" in environ or "LIVEKIT_TOKEN" in environ,
+                    "secret_environ": "LIVEKIT_API_SECRET=" in environ
+                    or "LIVEKIT_TOKEN" in environ
+                    or (real is not None and real.api_secret in environ),
                 }
         return any(v["agent"] for v in seen.values())
 
@@ -250,12 +259,12 @@ async def kill_nine_ui(out: str) -> dict:
     """``kill -9`` of ``inspector live`` with its UI (on a pseudo-terminal): the SDK child leaves too."""
     from live_scenarios import SECRET
 
-    async with RoomServer(port=0, api_secret=SECRET) as server:
+    async with serve(api_secret=SECRET) as server:
         env = {
             **os.environ,
             "LIVEKIT_URL": server.url,
             "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": SECRET,
+            "LIVEKIT_API_SECRET": server.api_secret,
             "TERM": "xterm-256color",
         }
         leader, follower = os.openpty()
@@ -265,7 +274,7 @@ async def kill_nine_ui(out: str) -> dict:
             "inspector",
             "live",
             "--room",
-            ROOM,
+            ROOM_NAME,
             "--no-record",
             env=env,
             stdin=follower,
@@ -276,7 +285,7 @@ async def kill_nine_ui(out: str) -> dict:
         drained = asyncio.get_running_loop()
         drained.add_reader(leader, lambda: _drain(leader))
         try:
-            await until(lambda: len(server.participants(ROOM)) == 1, 30)
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
             children = _descendants(proc.pid)
             left, alive = await kill_and_watch(proc, server, children)
         finally:
