@@ -21,6 +21,7 @@ from inspector.protocols.claude_details import (
 )
 from inspector.protocols.claude_persisted import persisted
 from inspector.protocols.claude_resume import Resume
+from inspector.protocols.claude_rewrite import Rewrite, same_block
 from inspector.protocols.claude_subagents import Planner, prompt_text
 
 TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
@@ -58,6 +59,7 @@ class ReadState:
         "marker",
         "resume",
         "details",
+        "rewrite",
     )
 
     def __init__(self, planner: Planner | None, details: bool = True) -> None:
@@ -65,14 +67,15 @@ class ReadState:
         self.details = details  # False: results carry no detail (the store drops them), only has_diff
         self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
         self.tools: dict[str, tuple[str, str]] = {}  # open call id -> (tool, request hint)
-        self.emitted: set[str] = set()  # call ids requested so far
-        self.done: set[str] = set()  # call ids answered so far
+        self.emitted: dict[str, RawRef] = {}  # call id requested so far -> its first record
+        self.done: dict[str, RawRef] = {}  # call id answered so far -> its first record
         self.side: dict[str, str | None] = {}  # sidechain record uuid -> the Task call it belongs to
         self.seen_copies: set[str] = set()  # uuids of progress copies already read
         self.strings: dict[str, str] = {}
         self.group = ""
         self.marker: Marker | None = None  # the last compaction, waiting for its summary
         self.resume: Resume | None = None  # session ids seen, records repeated (a session file's read)
+        self.rewrite: Rewrite | None = None  # the session written into its own file again, once seen
 
     def intern(self, text: str) -> str:
         return self.strings.setdefault(text, text)
@@ -131,6 +134,7 @@ def _conversation(
     message_id = message.get("id") if isinstance(message.get("id"), str) else None
     texts: list[str] = []
     events: list[Event] = []
+    begun: Marker | None = None  # the marker of a rewrite that begins in this record
     for block in content:
         btype = block.get("type") if isinstance(block, dict) else None
         if not isinstance(btype, str):
@@ -141,9 +145,15 @@ def _conversation(
                 texts.append(text)
         elif btype == "tool_use" or btype == "server_tool_use":
             cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
-            events.append(_request(block, group, ts, sender, raw, parent, message_id, session, source, cwd))
+            event = _request(block, group, ts, sender, raw, parent, message_id, session, source, cwd)
+            if event is None:
+                event, begun = _repeated(session, True, group, ts, raw, parent, begun)
+            events.append(event)
         elif btype == "tool_result" or btype.endswith("_tool_result"):
-            events.append(_result(block, structured, group, ts, sender, raw, session, source))
+            answer = _result(block, structured, group, ts, sender, raw, session, source)
+            if answer is None:
+                answer, begun = _repeated(session, False, group, ts, raw, parent, begun)
+            events.append(answer)
         elif btype == "image":
             texts.append("[image]")
         elif btype in ("thinking", "redacted_thinking"):
@@ -152,6 +162,8 @@ def _conversation(
             events.append(Skipped(f"block {btype[:40]}", raw.where))
     if texts:
         events.insert(0, _text(kind, texts, record, group, ts, sender, raw, parent))
+    if begun is not None:
+        events.insert(0, begun)
     return events
 
 
@@ -215,17 +227,23 @@ def _request(
     session: ReadState,
     source: RecordOrigin,
     cwd: str | None = None,
-) -> Event:
+) -> Event | None:
+    """The call's Request; None when it repeats an earlier call whole (a session rewritten into its file)."""
     call_id = block.get("id")
     tool = block.get("name")
     if not isinstance(call_id, str) or not call_id:
         return bad(raw, "tool_use without a string 'id'")
     if not isinstance(tool, str):
         return bad(raw, f"tool_use {call_id[:60]} without a string 'name'")
-    if source.copy and call_id in session.emitted:
-        return Skipped("repeated call", raw.where)
-    session.emitted.add(call_id)
     params = block.get("input")
+    first = session.emitted.get(call_id)
+    if first is not None:
+        if source.copy:
+            return Skipped("repeated call", raw.where)
+        if same_block(first, "tool_use", "id", call_id, params):
+            return None
+    else:
+        session.emitted[call_id] = raw
     tool = session.intern(tool)
     session.tools[call_id] = (tool, hint(params) if session.details else "")  # the hint serves details only
     if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
@@ -253,13 +271,21 @@ def _result(
     raw: RawRef,
     session: ReadState,
     source: RecordOrigin,
-) -> Event:
+) -> Event | None:
+    """The call's Result; None when it repeats an earlier answer whole (a session rewritten into its file)."""
     call_id = block.get("tool_use_id")
     if not isinstance(call_id, str) or not call_id:
         return bad(raw, "tool_result without a string 'tool_use_id'")
-    if source.copy and call_id in session.done:
-        return Skipped("repeated result", raw.where)
-    session.done.add(call_id)
+    first = session.done.get(call_id)
+    if first is not None:
+        if source.copy:
+            return Skipped("repeated result", raw.where)
+        if same_block(
+            first, "tool_result", "tool_use_id", call_id, block.get("content"), block.get("is_error") is True
+        ):
+            return None
+    else:
+        session.done[call_id] = raw
     tool, request_hint = session.tools.pop(call_id, ("", ""))
     content = terminal_content(block.get("content"))  # a command's colours, as the terminal showed them
     ended, message, code = outcome(block.get("is_error") is True, content)
@@ -273,6 +299,23 @@ def _result(
     if session.planner is not None and isinstance(structured, dict) and (tool in TASK_TOOLS or not tool):
         session.planner.link(structured.get("agentId"), call_id)
     return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, diff, tool)
+
+
+def _repeated(
+    session: ReadState,
+    call: bool,
+    group: str,
+    ts: float | None,
+    raw: RawRef,
+    parent: str | None,
+    begun: Marker | None,
+) -> tuple[Event, Marker | None]:
+    """A tool_use or tool_result repeated whole: skipped; the rewrite's marker when it begins here."""
+    if session.rewrite is None:
+        session.rewrite = Rewrite()
+    marker = session.rewrite.begin(group, ts, raw, parent)
+    session.rewrite.counted(call)
+    return Skipped("repeated call" if call else "repeated result", raw.where), marker or begun
 
 
 def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 import json
 import os
 import re
+from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -89,7 +90,7 @@ class Planner:
                 return task.call_id
         return None
 
-    def oldest_uncovered(self, done: set[str]) -> str | None:
+    def oldest_uncovered(self, done: Container[str]) -> str | None:
         """The oldest uncovered call that has no result yet (it becomes covered)."""
         for task in self.tasks.values():
             if not task.covered and task.call_id not in done:
