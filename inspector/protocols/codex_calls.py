@@ -33,6 +33,14 @@ _ERRORS = (
     "execution error:",
     "err: ",  # an MCP call's error as the output item holds it (ResponseInputItem::McpToolCallOutput)
 )
+# A call Codex refused before running anything: its arguments did not parse, or no handler takes it
+# (codex-rs: tools/handlers parse_arguments, "failed to parse function arguments: {err}", the serde error
+# shown with Display or Debug; "failed to parse apply_patch: {err}"; the router's "unsupported call:
+# {name}", "unsupported custom tool call: {name}", "unsupported payload for {tool} handler").
+_REFUSED = re.compile(
+    r"\s*(?:failed to parse (?:function|[\w.-]{1,64}) arguments: |failed to parse apply_patch: "
+    r"|unsupported (?:custom tool )?call: |unsupported payload for )"
+)
 SHELL_TOOLS = ("shell", "shell_command", "exec_command", "local_shell", "container.exec")
 
 
@@ -144,6 +152,8 @@ def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
     state = script(text)
     if state is not None:  # code mode: the script's own verdict, whatever the commands inside exited with
         return (Outcome.ERROR, first) if state == "failed" else (Outcome.SUCCESS, None)
+    if _REFUSED.match(head):  # the command never ran, whatever the text goes on to quote
+        return Outcome.ERROR, first
     if any(mark in head for mark in _DENIED):
         return Outcome.DENIED, first
     if any(mark in head for mark in _CANCELED):
