@@ -229,9 +229,10 @@ def _call(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> 
             state.patches[call_id] = command
     state.tools[call_id] = name
     if name in POLLERS and isinstance(args, dict):
-        target = next((args[key] for key in POLLERS[name] if key in args), None)
+        kind, keys = POLLERS[name]
+        target = next((args[key] for key in keys if key in args), None)
         if isinstance(target, (int, str)) and not isinstance(target, bool):
-            state.polls[call_id] = str(target)
+            state.polls[call_id] = (kind, str(target))
     summary = _values.arguments_summary(args)
     return Request(call_id, name, state.group, args, ts=ts, sender="assistant", raw=raw, summary=summary)
 

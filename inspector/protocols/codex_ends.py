@@ -28,9 +28,14 @@ from inspector.protocols.codex_patch import changes_detail, has_hunks, patch_det
 TEXT_LIMIT = 20_000
 # Tools whose output may say "still running": the call that started it is decided later.
 STARTERS = ("exec_command", "exec")
-# Tools that poll a running process or script by the id the starter's output gave, and the argument
-# that holds it (code mode's ``wait`` is not described by the reference: any of these names).
-POLLERS = {"write_stdin": ("session_id",), "wait": ("cell_id", "cell", "id", "session_id")}
+# Tools that poll a running process or script by the id the starter's output gave: what they poll (an
+# exec_command's session, a code-mode cell) and the argument that holds the id (code mode's ``wait`` is
+# not described by the reference: any of these names). Only a poll of the starter's own kind decides it:
+# a ``wait`` given an exec session id answers "Script failed … exec cell N not found", the poll's failure.
+POLLERS = {
+    "write_stdin": ("session", ("session_id",)),
+    "wait": ("cell", ("cell_id", "cell", "id", "session_id")),
+}
 
 
 @dataclass
@@ -49,8 +54,8 @@ class State:
     reviews: dict[str, str] = field(default_factory=dict)
     spawned: dict[str, dict[str, Any]] = field(default_factory=dict)
     changes: dict[str, dict[str, Any]] = field(default_factory=dict)
-    polls: dict[str, str] = field(default_factory=dict)  # poller call id -> session / cell id
-    running: dict[str, str] = field(default_factory=dict)  # session / cell id -> starter call id
+    polls: dict[str, tuple[str, str]] = field(default_factory=dict)  # poller call id -> (kind, id)
+    running: dict[tuple[str, str], str] = field(default_factory=dict)  # (session | cell, id) -> starter
     held: dict[str, str] = field(default_factory=dict)  # starter call id -> its output so far
     decided: set[str] = field(default_factory=set)  # ended without their output (file end, aborted turn)
     children: dict[str, str] = field(default_factory=dict)  # spawned thread id -> its spawn_agent call
@@ -70,9 +75,9 @@ def output(
     fields = end[0] if end else {}
     still = running(text) if tool in STARTERS and not isinstance(fields.get("exit_code"), int) else None
     if still is not None and call_id in state.tools:
-        state.running[still] = call_id
-        state.held[call_id] = text
         where = "cell" if script(text) == "running" else "session"
+        state.running[(where, still)] = call_id
+        state.held[call_id] = text
         note = f"still running in {where} {still}; the call ends when the process reports its exit"
         shown = body(text).strip()
         text_out = f"{note}:\n{shown[:TEXT_LIMIT]}" if shown else note
@@ -81,9 +86,15 @@ def output(
     yield result(call_id, text, data, fields, ts, raw, state)
     poll = state.polls.pop(call_id, None)
     starter = state.running.get(poll) if poll is not None else None
-    if starter is not None and starter in state.held and (exit_code(text) is not None or script(text)):
+    if (
+        poll is not None
+        and starter is not None
+        and starter in state.held
+        and (exit_code(text) is not None or script(text))
+        and f"exec cell {poll[1]} not found" not in text
+    ):
         if script(text) != "running":
-            del state.running[poll]  # type: ignore[arg-type]
+            del state.running[poll]
             first = state.held.pop(starter)
             yield result(starter, text, None, {}, ts, raw, state, before=body(first))
 
