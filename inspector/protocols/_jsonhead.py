@@ -22,6 +22,16 @@ def head_records(head: bytes, lines: int) -> Iterator[Any]:
             continue
 
 
+def head_values(head: bytes, lines: int = 20) -> Iterator[Any]:
+    """The first JSON value of a head (an array's first item), then the values of its first ``lines``
+    lines: what a sniffer looks through, so that one first line never decides alone."""
+    try:
+        yield first_value(head)
+    except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
+        pass
+    yield from head_records(head, lines)
+
+
 def first_value(head: bytes) -> Any:
     """The first JSON value of a file's head (the first item when it is an array), or None."""
     if head.startswith(_BOM):

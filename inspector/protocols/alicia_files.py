@@ -25,28 +25,16 @@ _HEX_LINE = re.compile(rb"^(?:(\S+)\s+)?([0-9a-fA-F]+)\s*$")
 
 
 def sniff(path: str, head: bytes) -> int:
-    """Recognise JSON lines of envelopes, hex lines of MessagePack, or a binary MessagePack stream."""
-    first = next((line for line in head.splitlines() if line.strip()), b"")
-    stripped = first.strip()
-    if stripped.startswith(b"{"):
-        envelope_like = b'"type"' in stripped and b'"body"' in stripped
-        coded = b'"conversationId"' in stripped or b'"trace_id"' in stripped or b'"traceId"' in stripped
-        if b'"stanzaId"' in stripped or (envelope_like and coded):
-            return 60
-        return 0
-    match = _HEX_LINE.match(stripped)
-    if match and len(match.group(2)) >= 4:
-        digits = match.group(2)
-        if len(digits) % 2 == 0:
-            try:
-                obj = unpack(binascii.unhexlify(digits))
-            except Exception:  # noqa: BLE001
-                obj = None
-            if isinstance(obj, (dict, list)):
-                return 55
-        if len(first) == len(head.rstrip(b"\r\n")):  # one hex line longer than the head: its start decides
-            return 50 if _envelope_start(binascii.unhexlify(digits[: len(digits) // 2 * 2])) else 0
-        return 0
+    """Recognise JSON lines of envelopes, hex lines of MessagePack, or a binary MessagePack stream.
+
+    Any of the first lines of a text file may decide (a first line cut short, or not a record, hides
+    nothing); a head that starts like MessagePack is judged by its first line, then as a stream."""
+    binary = bool(head[:1]) and head[0] in _MAP_STARTS | _ARRAY_STARTS
+    lines = _text_lines(head, 1 if binary else 20)
+    for index, line in enumerate(lines):
+        score = _line_score(line, head if index == 0 and len(lines) == 1 else b"")
+        if score:
+            return score
     if head[:1] and head[0] in _MAP_STARTS | _ARRAY_STARTS:
         unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
         unpacker.feed(head)
@@ -64,6 +52,39 @@ def sniff(path: str, head: bytes) -> int:
     return 0
 
 
+def _text_lines(head: bytes, count: int = 20) -> list[bytes]:
+    """The first ``count`` non-blank lines of a head, stripped."""
+    found = []
+    for line in head.splitlines():
+        if line.strip():
+            found.append(line.strip())
+            if len(found) == count:
+                break
+    return found
+
+
+def _line_score(stripped: bytes, whole: bytes) -> int:
+    """How surely one line is an Alicia envelope (JSON) or packet (hex); ``whole``: the head, when this
+    line is all of it (a hex line longer than the head is judged by its start)."""
+    if stripped.startswith(b"{"):
+        envelope_like = b'"type"' in stripped and b'"body"' in stripped
+        coded = b'"conversationId"' in stripped or b'"trace_id"' in stripped or b'"traceId"' in stripped
+        return 60 if b'"stanzaId"' in stripped or (envelope_like and coded) else 0
+    match = _HEX_LINE.match(stripped)
+    if match and len(match.group(2)) >= 4:
+        digits = match.group(2)
+        if len(digits) % 2 == 0:
+            try:
+                obj = unpack(binascii.unhexlify(digits))
+            except Exception:  # noqa: BLE001
+                obj = None
+            if isinstance(obj, (dict, list)):
+                return 55
+        if whole and len(stripped) == len(whole.strip()):  # one hex line longer than the head
+            return 50 if _envelope_start(binascii.unhexlify(digits[: len(digits) // 2 * 2])) else 0
+    return 0
+
+
 def _envelope_start(data: bytes) -> bool:
     """The bytes begin like an Alicia envelope: a map (or array of maps) with a ``type`` key early on."""
     return bool(data[:1]) and data[0] in _MAP_STARTS | _ARRAY_STARTS and b"\xa4type" in data[:4096]
@@ -73,9 +94,9 @@ def read(path: str) -> Iterator[Event]:
     """Read a file of Alicia packets (JSON lines, hex lines, or binary MessagePack)."""
     with open(path, "rb") as fh:
         head = fh.read(4096)
-    first = next((line for line in head.splitlines() if line.strip()), b"").strip()
+    lines = _text_lines(head)
     binary = head[:1] and head[0] in _MAP_STARTS | _ARRAY_STARTS  # never the first byte of UTF-8 text
-    if not binary and (first.startswith(b"{") or _HEX_LINE.match(first)):
+    if not binary and any(line.startswith(b"{") or _HEX_LINE.match(line) for line in lines):
         yield from _read_lines(path)
     else:
         yield from _read_binary(path)

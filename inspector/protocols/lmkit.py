@@ -41,18 +41,18 @@ class _Invalid(ValueError):
 
 
 def sniff(path: str, head: bytes) -> int:
-    """60 when the first record is a ToolCall or ToolCallResult, 40 when their keys appear, else 0."""
-    try:
-        first = _jsonhead.first_value(head)
-    except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
-        first = None
-    if isinstance(first, dict):
-        fields = _fields(first)
-        if "toolcallid" in fields or "resultjson" in fields or "argumentsjson" in fields:
-            return 60
+    """60 when one of the first records is a ToolCall or ToolCallResult, 40 when their keys appear,
+    25 for a record of another LM-Kit kind, else 0."""
+    kinds = False
+    for first in _jsonhead.head_values(head):
+        if isinstance(first, dict):
+            fields = _fields(first)
+            if "toolcallid" in fields or "resultjson" in fields or "argumentsjson" in fields:
+                return 60
+            kinds = kinds or _kind(fields) is not None
     if _KEYS.search(head):
         return 40
-    return 25 if isinstance(first, dict) and _kind(_fields(first)) is not None else 0
+    return 25 if kinds else 0
 
 
 def read(path: str) -> Iterator[Event]:

@@ -42,15 +42,12 @@ _KEYS = re.compile(rb'"(?:callback_url|group_id|tool_call_id|thread_id)"\s*:')
 
 
 def sniff(path: str, head: bytes) -> int:
-    """60 when the first record is a RAP message, 20 when RAP field names appear, else 0."""
-    try:
-        first = _jsonhead.first_value(head)
-    except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
-        first = None
-    if isinstance(first, dict):
-        body = _unwrap(first)[0]
-        if isinstance(body, dict) and _kind(body) in _DECODERS:
-            return 60
+    """60 when one of the first records is a RAP message, 20 when RAP field names appear, else 0."""
+    for first in _jsonhead.head_values(head):
+        if isinstance(first, dict):
+            body = _unwrap(first)[0]
+            if isinstance(body, dict) and _kind(body) in _DECODERS:
+                return 60
     return 20 if _KEYS.search(head) else 0
 
 
