@@ -22,7 +22,7 @@ from inspector.protocols.claude_details import (
 from inspector.protocols.claude_persisted import persisted
 from inspector.protocols.claude_resume import Resume
 from inspector.protocols.claude_rewrite import Rewrite, same_block
-from inspector.protocols.claude_subagents import Planner, prompt_text
+from inspector.protocols.claude_subagents import WORKFLOW_TOOL, Planner, prompt_text, workflow_run
 
 TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
 _INTERRUPTED = "[Request interrupted by user"
@@ -147,12 +147,14 @@ def _conversation(
             cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
             event = _request(block, group, ts, sender, raw, parent, message_id, session, source, cwd)
             if event is None:
-                event, begun = _repeated(session, True, group, ts, raw, parent, begun)
+                session.rewrite = session.rewrite or Rewrite()
+                event, begun = session.rewrite.repeat(True, group, ts, raw, parent, begun)
             events.append(event)
         elif btype == "tool_result" or btype.endswith("_tool_result"):
             answer = _result(block, structured, group, ts, sender, raw, session, source)
             if answer is None:
-                answer, begun = _repeated(session, False, group, ts, raw, parent, begun)
+                session.rewrite = session.rewrite or Rewrite()
+                answer, begun = session.rewrite.repeat(False, group, ts, raw, parent, begun)
             events.append(answer)
         elif btype == "image":
             texts.append("[image]")
@@ -298,24 +300,11 @@ def _result(
             saved.inner, detail = detail, saved
     if session.planner is not None and isinstance(structured, dict) and (tool in TASK_TOOLS or not tool):
         session.planner.link(structured.get("agentId"), call_id)
+    if session.planner is not None and tool == WORKFLOW_TOOL:  # its agents: subagents/workflows/<run>/
+        run = workflow_run(structured, block.get("content"))
+        if run is not None:
+            session.planner.link_run(run, call_id)
     return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, diff, tool)
-
-
-def _repeated(
-    session: ReadState,
-    call: bool,
-    group: str,
-    ts: float | None,
-    raw: RawRef,
-    parent: str | None,
-    begun: Marker | None,
-) -> tuple[Event, Marker | None]:
-    """A tool_use or tool_result repeated whole: skipped; the rewrite's marker when it begins here."""
-    if session.rewrite is None:
-        session.rewrite = Rewrite()
-    marker = session.rewrite.begin(group, ts, raw, parent)
-    session.rewrite.counted(call)
-    return Skipped("repeated call" if call else "repeated result", raw.where), marker or begun
 
 
 def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:

@@ -15,7 +15,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.model import values
-from inspector.model.events import Marker, RawRef
+from inspector.model.events import Marker, RawRef, Skipped
 from inspector.protocols import _reread
 
 _DEPTH = 6  # how deep a record is searched for the block (a progress copy nests it two levels down)
@@ -30,6 +30,15 @@ class Rewrite:
         self.marker: Marker | None = None
         self.calls = 0
         self.results = 0
+
+    def repeat(
+        self, call: bool, group: str, ts: float | None, raw: RawRef, parent: str | None, begun: Marker | None
+    ) -> tuple[Skipped, Marker | None]:
+        """A tool_use (``call``) or tool_result repeated whole: skipped; the marker when the rewrite
+        begins here (``begun``: one an earlier block of the same record began)."""
+        marker = self.begin(group, ts, raw, parent)
+        self.counted(call)
+        return Skipped("repeated call" if call else "repeated result", raw.where), marker or begun
 
     def begin(self, group: str, ts: float | None, raw: RawRef, parent: str | None) -> Marker | None:
         """The marker row when this is the first repeated record of the file, else None."""

@@ -5,6 +5,12 @@ first prompt), project-level ``agent-<id>.jsonl`` files (sessionId = the parent 
 ``<session>/subagents/agent-<id>.jsonl`` with a ``.meta.json``. A Task/Agent result names its
 ``agentId``; when it does not (an interrupted task), the subagent's first prompt or its meta
 description is matched against the calls not linked yet.
+
+The agents a ``Workflow`` call runs (Claude Code 2.1.16x) write one folder deeper, in
+``<session>/subagents/workflows/<runId>/agent-<id>.jsonl`` (beside the run's ``journal.jsonl``); the
+call's result names the run (``toolUseResult.runId``, and ``Transcript dir: <that folder>`` in its
+text), so every agent of that folder nests under it. Every folder under ``subagents/`` is read, at
+every depth.
 """
 
 from __future__ import annotations
@@ -16,6 +22,7 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
+WORKFLOW_TOOL = "Workflow"
 _AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 _PEEK_LIMIT = 4 * 1024 * 1024
 
@@ -50,15 +57,22 @@ class Planner:
     links: dict[str, str] = field(default_factory=dict)  # agentId -> Task/Agent call id
     used: set[str] = field(default_factory=set)  # absolute paths of the files read
     sessions: list[str] = field(default_factory=list)  # session ids of the records (a resumed file has two)
+    runs: dict[str, str] = field(default_factory=dict)  # workflow run folder name -> Workflow call id
     _subagents: dict[str, str] | None = None
+    _folders: dict[str, str] = field(default_factory=dict)  # agent id -> its folder below subagents/
     _project: dict[str, dict[str, Any] | None] | None = None
     _leftovers_done: bool = False
 
     @property
     def subagent_files(self) -> dict[str, str]:
-        """``<session>/subagents/agent-<id>.jsonl`` files by agent id."""
+        """``agent-<id>.jsonl`` files anywhere under ``<session>/subagents/``, by agent id."""
         if self._subagents is None:
-            self._subagents = _listing(subagent_dir(self.session_path))
+            self._subagents = {}
+            for folder, files in subagent_tree(subagent_dir(self.session_path)):
+                for agent_id, path in files.items():
+                    if agent_id not in self._subagents:
+                        self._subagents[agent_id] = path
+                        self._folders[agent_id] = folder
         return self._subagents
 
     def agent_ids_with_files(self) -> frozenset[str]:
@@ -78,6 +92,11 @@ class Planner:
     def link(self, agent_id: Any, call_id: str) -> None:
         if isinstance(agent_id, str) and _AGENT_ID.fullmatch(agent_id):
             self.links.setdefault(agent_id, call_id)
+
+    def link_run(self, run_id: str, call_id: str) -> None:
+        """The Workflow call ``call_id`` ran ``run_id``: the agents of its folder nest under it."""
+        if _AGENT_ID.fullmatch(run_id):
+            self.runs.setdefault(run_id, call_id)
 
     def match_prompt(self, prompt: str | None) -> str | None:
         """The first uncovered Task/Agent call whose prompt is ``prompt`` (it becomes covered)."""
@@ -122,6 +141,13 @@ class Planner:
             self.used.add(os.path.abspath(path))
             self.cover(call_id)
             found.append(AgentFile(path, agent_id, call_id))
+        if self.runs:
+            for agent_id, path in self.subagent_files.items():
+                run_call = self.runs.get(os.path.basename(self._folders.get(agent_id, "")))
+                if run_call is None or os.path.abspath(path) in self.used:
+                    continue
+                self.used.add(os.path.abspath(path))
+                found.append(AgentFile(path, agent_id, run_call))
         return found
 
     def _resumed_file(self, agent_id: str) -> str | None:
@@ -190,6 +216,41 @@ def agent_id_of(path: str) -> str:
 def subagent_dir(session_path: str) -> str:
     base = session_path[: -len(".jsonl")] if session_path.endswith(".jsonl") else session_path
     return os.path.join(base, "subagents")
+
+
+def subagent_tree(root: str, depth: int = 6) -> list[tuple[str, dict[str, str]]]:
+    """``(folder, agent files by id)`` for ``root`` and every folder below it (``workflows/<runId>``),
+    sorted, down to ``depth`` levels; unreadable folders are left out."""
+    found = [(root, _listing(root))]
+    if depth <= 0:
+        return found
+    try:
+        names = sorted(os.listdir(root))
+    except OSError:
+        return found
+    for name in names:
+        path = os.path.join(root, name)
+        if not name.startswith(".") and os.path.isdir(path) and not os.path.islink(path):
+            found.extend(subagent_tree(path, depth - 1))
+    return found
+
+
+def workflow_run(structured: Any, content: Any) -> str | None:
+    """The run a Workflow call's result names: ``toolUseResult.runId``, else the last folder of the
+    ``Transcript dir:`` line of its text."""
+    if isinstance(structured, dict) and isinstance(structured.get("runId"), str):
+        return str(structured["runId"])
+    text = (
+        content if isinstance(content, str) else prompt_text(content) if isinstance(content, list) else None
+    )
+    if text is None:
+        return None
+    at = text.find("Transcript dir:")
+    if at < 0:
+        return None
+    folder = text[at + len("Transcript dir:") :].split("\n", 1)[0].strip().rstrip("/\\")
+    name = folder.replace("\\", "/").rsplit("/", 1)[-1]
+    return name or None
 
 
 def _listing(folder: str) -> dict[str, str]:

@@ -7,6 +7,7 @@ import os
 from collections.abc import Iterator
 from dataclasses import dataclass
 
+from inspector.protocols.claude_subagents import subagent_tree
 from inspector.sources.claude_scan import first_prompt, scan
 
 ENV = "INSPECTOR_CLAUDE_DIR"
@@ -40,7 +41,7 @@ def default_dir(configured: str | None = None) -> str:
 def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
     """The sessions under ``folder``, most recently modified first.
 
-    Subagent transcripts (``agent-*.jsonl`` and ``<session>/subagents/``) are not sessions of their
+    Subagent transcripts (``agent-*.jsonl`` and ``<session>/subagents/``, at every depth) are not sessions of their
     own: they are read with their session, and their calls are counted with it. Unreadable entries
     are left out. ``count_calls=False`` reads nothing but the folders (no counts, no titles).
     """
@@ -107,13 +108,13 @@ def _describe(path: str, project_agents: dict[str, list[str]]) -> tuple[int | No
 
 
 def _subagent_files(session_folder: str) -> list[str]:
-    """``<session>/subagents/agent-*.jsonl``, sorted."""
-    subagents = os.path.join(session_folder, "subagents")
-    try:
-        names = sorted(os.listdir(subagents))
-    except OSError:
-        return []
-    return [os.path.join(subagents, n) for n in names if n.startswith("agent-") and n.endswith(".jsonl")]
+    """``agent-*.jsonl`` anywhere under ``<session>/subagents/`` (a Workflow's agents are in
+    ``subagents/workflows/<runId>/``), sorted by folder then name."""
+    return [
+        path
+        for _folder, files in subagent_tree(os.path.join(session_folder, "subagents"))
+        for path in files.values()
+    ]
 
 
 def _project_agents(folder: str) -> dict[str, list[str]]:
