@@ -137,6 +137,7 @@ def call_json(call: Call, now: float, request=None, results=None) -> dict[str, A
                 "answered_by": r.answered_by,
                 "has_diff": r.has_diff,
                 "where": r.raw.where if r.raw else None,
+                **({"saved_output": r.extra["saved_output"]} if "saved_output" in r.extra else {}),
             }
             for r in results
         ],

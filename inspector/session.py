@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -9,9 +10,14 @@ from typing import Any
 
 from inspector import protocols
 from inspector.model import Call, CallStore, Request, Result
+from inspector.model.details import PersistedDetail
 from inspector.model.events import Event
 from inspector.protocols import empty
+from inspector.protocols.claude_details import terminal_text
 from inspector.textsafe import clean
+
+SAVED_OUTPUT_LIMIT = 1 << 30
+"""Bytes of a saved output carried by ``dump --json`` (past it, the rest is left out and said so)."""
 
 
 class UnusableInput(Exception):
@@ -101,6 +107,32 @@ def hydrate(call: Call) -> tuple[Request, list[Result]]:
                 result = fresh
         results.append(result)
     return request, results
+
+
+def with_saved_outputs(results: list[Result]) -> list[Result]:
+    """The results with a Claude Code externalised output (a ``<persisted-output>`` stub, the output in
+    ``tool-results/``) carried in full, as the detail shows it: ``data`` is the saved output, colours
+    dropped, when its file is here; ``extra["saved_output"]`` says where the data came from (the file, or
+    the transcript's preview and why the file could not be read)."""
+    fresh = []
+    for result in results:
+        detail = result.details
+        if not isinstance(detail, PersistedDetail):
+            fresh.append(result)
+            continue
+        text, size, problem = detail.read(SAVED_OUTPUT_LIMIT)
+        where = {"saved_as": detail.saved_as, "path": detail.local}
+        if text is None:
+            saved = {"from": "transcript", **where, "problem": problem, "size": detail.size}
+            fresh.append(dataclasses.replace(result, extra={**result.extra, "saved_output": saved}))
+            continue
+        saved = {"from": "tool-results/" + os.path.basename(detail.local), **where, "size": size}
+        if size > SAVED_OUTPUT_LIMIT:
+            saved["cut_at"] = SAVED_OUTPUT_LIMIT
+        data = terminal_text(text)
+        del text
+        fresh.append(dataclasses.replace(result, data=data, extra={**result.extra, "saved_output": saved}))
+    return fresh
 
 
 def _redecode_one(raw, kind, call_id: str):

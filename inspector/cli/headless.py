@@ -76,13 +76,14 @@ result costs one escaped copy, not three (issue 9: one record within about 2x it
 def _record_bytes(request: Request, results: list[Result]) -> int:
     events: list[Request | Result] = [request, *results]
     raws = [event.raw for event in events if event.raw is not None]
-    return sum(raw.length if raw.data is None else len(raw.data) for raw in raws)
+    saved = sum(len(r.data) for r in results if "saved_output" in r.extra and isinstance(r.data, str))
+    return saved + sum(raw.length if raw.data is None else len(raw.data) for raw in raws)
 
 
 def run_dump(args: argparse.Namespace) -> int:
     from inspector.calltext import call_json, item_text
     from inspector.model import Call, Message
-    from inspector.session import hydrate
+    from inspector.session import hydrate, with_saved_outputs
 
     store, _, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
     if store is None:
@@ -94,6 +95,7 @@ def run_dump(args: argparse.Namespace) -> int:
             if flt is not None and not flt.matches(call, now):
                 continue
             request, results = hydrate(call)
+            results = with_saved_outputs(results)  # a saved output in full, as the detail shows it
             value = call_json(call, now, request, results)
             if _record_bytes(request, results) > BIG_CALL:
                 for chunk in json_chunks(value):

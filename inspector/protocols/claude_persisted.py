@@ -12,7 +12,7 @@ stub naming that file with the path of the machine that ran the session, e.g.::
 
 Bash results also carry ``persistedOutputPath`` and ``persistedOutputSize`` in ``toolUseResult``. The
 file is usually ``<tool_use_id>.txt`` but not always (the stub's name wins). Subagent transcripts
-(``<session>/subagents/agent-*.jsonl``) share the session's folder. Facts read from real transcripts
+(``<session>/subagents/**/agent-*.jsonl``) share the session's folder. Facts read from real transcripts
 quoted in public repositories (e.g. polylogue's ``claude`` sidecar join, entire's transcript tests).
 Nothing is read here: the file is opened only when the result is shown (``PersistedDetail.read``).
 """
@@ -37,11 +37,17 @@ PREVIEW_LIMIT = 64 * 1024
 
 
 def tool_results_dir(transcript: str) -> str:
-    """``<session>/tool-results`` beside a session file; a subagent file's is its session's."""
+    """``<session>/tool-results`` beside a session file; a subagent file's is its session's, at any
+    depth below ``<session>/subagents/`` (a Workflow's agents are in ``subagents/workflows/<runId>/``)."""
     path = os.path.abspath(transcript)
     folder = os.path.dirname(path)
-    if os.path.basename(folder) == "subagents":
-        return os.path.join(os.path.dirname(folder), "tool-results")
+    for _ in range(8):
+        if os.path.basename(folder) == "subagents":
+            return os.path.join(os.path.dirname(folder), "tool-results")
+        up = os.path.dirname(folder)
+        if up == folder:
+            break
+        folder = up
     base = path[: -len(".jsonl")] if path.endswith(".jsonl") else path
     return os.path.join(base, "tool-results")
 

@@ -11,7 +11,7 @@ from inspector.calltext import call_json
 from inspector.model import Call, Malformed, Message, OrphanResult
 from inspector.model.call import Item
 from inspector.model.values import dumps_json, valid_text
-from inspector.session import hydrate
+from inspector.session import hydrate, with_saved_outputs
 from inspector.textsafe import clean, md_code, md_text, one_line
 from inspector.timefmt import iso8601
 
@@ -40,6 +40,7 @@ def item_json(item: Item, now: float | None) -> dict[str, Any]:
     """A JSON-ready dict for any list item (calls hydrated, with their nested calls)."""
     if isinstance(item, Call):
         request, results = hydrate(item)
+        results = with_saved_outputs(results)  # a saved output in full, as the detail shows it
         data = call_json(item, now if now is not None else 0.0, request, results)
         if item.children:
             data["nested"] = [item_json(child, now) for child in item.children]
