@@ -90,6 +90,7 @@ class MainPresenter:
             self.tally = Tally()
             view.store = self.feed.store
             view.folded.clear()
+            view.refolded.clear()
             self.tally.add(view.store.items)
         else:
             self.tally.add(changes.new_top)

@@ -24,16 +24,20 @@ class RowView:
     """Visible rows: ``items[i]`` at nesting ``depths[i]``; ``version`` bumps when the rows change.
 
     A parent call stays visible when something nested under it matches the filter; such rows are
-    *context* rows (``is_match`` is false for them).
+    *context* rows (``is_match`` is false for them). A folded call that is only such a context row is
+    shown unfolded while the filter stands (``opened``), so the match under it shows; folded again by
+    hand, it stays folded until the filter changes (``refolded``).
     """
 
     def __init__(self, store: CallStore) -> None:
         self.store = store
         self.items: list[Item] = []
         self.depths: list[int] = []
-        self.filter: Filter | None = None
+        self._filter: Filter | None = None
         self.hide_messages = False
         self.folded: set[Call] = set()
+        self.opened: set[Call] = set()  # folded calls the filter shows unfolded (a match is under them)
+        self.refolded: set[Call] = set()  # of those, the ones folded again by hand under this filter
         self.version = 0
         self.seen: int | None = None
         """How many top-level store items the rows may show (the feed's count; a loader may be ahead)."""
@@ -41,11 +45,35 @@ class RowView:
     def __len__(self) -> int:
         return len(self.items)
 
+    @property
+    def filter(self) -> Filter | None:
+        return self._filter
+
+    @filter.setter
+    def filter(self, flt: Filter | None) -> None:
+        self._filter = flt
+        self.refolded.clear()
+
+    def is_folded(self, call: Call) -> bool:
+        """Shown folded: folded, and not opened by the filter for a match under it."""
+        return call in self.folded and call not in self.opened
+
+    def set_folded(self, call: Call, fold: bool) -> None:
+        """Fold or unfold ``call`` by hand (then :meth:`rebuild`)."""
+        if fold:
+            self.folded.add(call)
+            if call in self.opened:
+                self.refolded.add(call)
+        else:
+            self.folded.discard(call)
+            self.refolded.discard(call)
+
     # -- building ----------------------------------------------------------------------------
     def rebuild(self, now: float | None) -> None:
         """Flatten the whole store again (after a filter, fold or visibility change)."""
         items: list[Item] = []
         depths: list[int] = []
+        self.opened = set()
         emit = self._emitter(items, depths, now)
         source = self.store.items
         for item in source if self.seen is None else islice(source, self.seen):
@@ -56,7 +84,7 @@ class RowView:
     def _emitter(self, items: list[Item], depths: list[int], now: float | None):
         flt = self.filter if self.filter is not None and not self.filter.empty else None
         hide = self.hide_messages
-        folded = self.folded
+        folded, opened, refolded = self.folded, self.opened, self.refolded
         add_item, add_depth = items.append, depths.append
 
         def emit(item: Item, depth: int) -> None:
@@ -66,7 +94,11 @@ class RowView:
                 return
             add_item(item)
             add_depth(depth)
-            if isinstance(item, Call) and item.children and item not in folded:
+            if isinstance(item, Call) and item.children:
+                if item in folded:  # open it when only something under it matches
+                    if flt is None or item in refolded or flt.matches(item, now):
+                        return
+                    opened.add(item)
                 for child in item.children:
                     emit(child, depth + 1)
 

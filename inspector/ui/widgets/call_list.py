@@ -274,7 +274,7 @@ class CallList(ScrollView, can_focus=True):
 
     def action_fold(self) -> None:
         item = self._cursor_item
-        if isinstance(item, Call) and item.children and item not in self.view.folded:
+        if isinstance(item, Call) and item.children and not self.view.is_folded(item):
             self._fold(item, True)
         elif item is not None and self.cursor > 0:
             depth = self.view.depths[self.cursor]
@@ -285,13 +285,13 @@ class CallList(ScrollView, can_focus=True):
 
     def action_unfold(self) -> None:
         item = self._cursor_item
-        if isinstance(item, Call) and item in self.view.folded:
+        if isinstance(item, Call) and self.view.is_folded(item):
             self._fold(item, False)
 
     def _fold(self, call: Call, fold: bool | None) -> None:
         if fold is None:
-            fold = call not in self.view.folded
-        (self.view.folded.add if fold else self.view.folded.discard)(call)
+            fold = not self.view.is_folded(call)
+        self.view.set_folded(call, fold)
         self.view.rebuild(self.now)
         self.rows_changed()
 
@@ -356,7 +356,7 @@ class CallList(ScrollView, can_focus=True):
         depth = view.depths[index]
         now = self.now
         context = not view.is_match(index, now)
-        folded = isinstance(item, Call) and item in view.folded
+        folded = isinstance(item, Call) and view.is_folded(item)
         if isinstance(item, Call):
             time_key = _time_key(item, now)
             volatile: tuple = (len(item.results), time_key, len(item.children))

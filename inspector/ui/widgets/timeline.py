@@ -351,7 +351,7 @@ class Timeline(CallList):
             volatile: tuple = (len(item.results), item.state(now), now if running else None)
         else:
             volatile = ()
-        folded = isinstance(item, Call) and item in view.folded
+        folded = isinstance(item, Call) and view.is_folded(item)
         key = (id(item), view.depths[index], width, context, folded, self._scale_id, volatile)
         strip = self._cache.get(key)
         if strip is None:
