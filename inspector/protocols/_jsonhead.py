@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Iterator
 from typing import Any
 
@@ -10,11 +11,12 @@ from inspector.model import values
 from inspector.protocols._jsonfile import _BOM, _DECODER, _scan_array, _skip
 
 
-def head_records(head: bytes, lines: int) -> Iterator[Any]:
+def head_records(head: bytes, lines: int, wanted: re.Pattern[bytes] | None = None) -> Iterator[Any]:
     """The JSON values of the first ``lines`` lines of a head (blank lines and unreadable ones skipped;
-    the last line may be cut by the head's end and is then skipped too)."""
-    for line in head.split(b"\n")[:lines]:
-        if not line.strip():
+    the last line may be cut by the head's end and is then skipped too); with ``wanted``, only the
+    lines it finds something in are parsed (a sniffer's cheap test first)."""
+    for line in head.split(b"\n", lines)[:lines]:
+        if not line.strip() or (wanted is not None and wanted.search(line) is None):
             continue
         try:
             yield json.loads(line.lstrip(_BOM))
@@ -22,14 +24,15 @@ def head_records(head: bytes, lines: int) -> Iterator[Any]:
             continue
 
 
-def head_values(head: bytes, lines: int = 20) -> Iterator[Any]:
-    """The first JSON value of a head (an array's first item), then the values of its first ``lines``
-    lines: what a sniffer looks through, so that one first line never decides alone."""
+def head_values(head: bytes, wanted: re.Pattern[bytes], lines: int = 20) -> Iterator[Any]:
+    """The first JSON value of a head (an array's first item), then the values of those of its first
+    ``lines`` lines ``wanted`` finds something in: what a sniffer looks through, so that one first
+    line never decides alone, while a head without the format's keys costs one parse."""
     try:
         yield first_value(head)
     except Exception:  # noqa: BLE001 - sniffing must never stop detection of other formats
         pass
-    yield from head_records(head, lines)
+    yield from head_records(head, lines, wanted)
 
 
 def first_value(head: bytes) -> Any:

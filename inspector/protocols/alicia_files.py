@@ -55,7 +55,7 @@ def sniff(path: str, head: bytes) -> int:
 def _text_lines(head: bytes, count: int = 20) -> list[bytes]:
     """The first ``count`` non-blank lines of a head, stripped."""
     found = []
-    for line in head.splitlines():
+    for line in head.split(b"\n", count * 4)[: count * 4]:  # blank lines may come between
         if line.strip():
             found.append(line.strip())
             if len(found) == count:
@@ -67,6 +67,8 @@ def _line_score(stripped: bytes, whole: bytes) -> int:
     """How surely one line is an Alicia envelope (JSON) or packet (hex); ``whole``: the head, when this
     line is all of it (a hex line longer than the head is judged by its start)."""
     if stripped.startswith(b"{"):
+        if b'"body"' not in stripped and b'"stanzaId"' not in stripped:
+            return 0
         envelope_like = b'"type"' in stripped and b'"body"' in stripped
         coded = b'"conversationId"' in stripped or b'"trace_id"' in stripped or b'"traceId"' in stripped
         return 60 if b'"stanzaId"' in stripped or (envelope_like and coded) else 0

@@ -20,6 +20,7 @@ TEXT_LIMIT = 4000
 _SNIFF_HEADER = re.compile(rb'"projectHash"\s*:')
 _SNIFF_SESSION = re.compile(rb'"sessionId"\s*:')
 _SNIFF_MESSAGE = re.compile(rb'"type"\s*:\s*"(?:gemini|user|info)"')
+_SNIFF_RECORD = re.compile(rb'"type"\s*:\s*"(?:gemini|user|info|error|warning)"|"\$set"|"\$rewindTo"')
 _KINDS = {"user": "user", "gemini": "assistant", "info": "info", "error": "error", "warning": "warning"}
 
 
@@ -41,7 +42,9 @@ def sniff(path: str, head: bytes) -> int:
     if not _SNIFF_MESSAGE.search(head) and b'"$set"' not in head and b'"$rewindTo"' not in head:
         return 0  # the cheap test first: no message type, no update record anywhere in the head
     best = 0
-    for record in _jsonhead.head_records(head, 20):
+    for record in _jsonhead.head_records(head, 20, _SNIFF_RECORD):
+        if isinstance(record, dict) and ("message" in record or "payload" in record):
+            return 0  # a Claude Code or Codex record: not a Gemini log (and no need to parse on)
         best = max(best, _record_score(record))
         if best >= 80:
             break

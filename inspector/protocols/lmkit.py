@@ -44,13 +44,14 @@ def sniff(path: str, head: bytes) -> int:
     """60 when one of the first records is a ToolCall or ToolCallResult, 40 when their keys appear,
     25 for a record of another LM-Kit kind, else 0."""
     kinds = False
-    for first in _jsonhead.head_values(head):
+    keys = _KEYS.search(head) is not None
+    for first in _jsonhead.head_values(head, _KEYS):  # after the first, records holding the keys
         if isinstance(first, dict):
             fields = _fields(first)
             if "toolcallid" in fields or "resultjson" in fields or "argumentsjson" in fields:
                 return 60
             kinds = kinds or _kind(fields) is not None
-    if _KEYS.search(head):
+    if keys:
         return 40
     return 25 if kinds else 0
 

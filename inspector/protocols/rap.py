@@ -42,8 +42,9 @@ _KEYS = re.compile(rb'"(?:callback_url|group_id|tool_call_id|thread_id)"\s*:')
 
 
 def sniff(path: str, head: bytes) -> int:
-    """60 when one of the first records is a RAP message, 20 when RAP field names appear, else 0."""
-    for first in _jsonhead.head_values(head):
+    """60 when one of the first records is a RAP message, 20 when RAP field names appear, else 0
+    (after the first, only records holding RAP field names are parsed: sniffing stays cheap)."""
+    for first in _jsonhead.head_values(head, _KEYS):
         if isinstance(first, dict):
             body = _unwrap(first)[0]
             if isinstance(body, dict) and _kind(body) in _DECODERS:
