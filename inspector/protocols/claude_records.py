@@ -75,7 +75,7 @@ class ReadState:
         self.group = ""
         self.marker: Marker | None = None  # the last compaction, waiting for its summary
         self.resume: Resume | None = None  # session ids seen, records repeated (a session file's read)
-        self.rewrite: Rewrite | None = None  # the session written into its own file again, once seen
+        self.rewrite = Rewrite()  # the session written into its own file again, once seen
 
     def intern(self, text: str) -> str:
         return self.strings.setdefault(text, text)
@@ -147,13 +147,11 @@ def _conversation(
             cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
             event = _request(block, group, ts, sender, raw, parent, message_id, session, source, cwd)
             if event is None:
-                session.rewrite = session.rewrite or Rewrite()
                 event, begun = session.rewrite.repeat(True, group, ts, raw, parent, begun)
             events.append(event)
         elif btype == "tool_result" or btype.endswith("_tool_result"):
             answer = _result(block, structured, group, ts, sender, raw, session, source)
             if answer is None:
-                session.rewrite = session.rewrite or Rewrite()
                 answer, begun = session.rewrite.repeat(False, group, ts, raw, parent, begun)
             events.append(answer)
         elif btype == "image":
@@ -163,7 +161,11 @@ def _conversation(
         else:
             events.append(Skipped(f"block {btype[:40]}", raw.where))
     if texts:
-        events.insert(0, _text(kind, texts, record, group, ts, sender, raw, parent))
+        if kind == "assistant" and not source.copy and session.rewrite.said_again(message_id, texts):
+            skipped, begun = session.rewrite.repeat(None, group, ts, raw, parent, begun)
+            events.insert(0, skipped)
+        else:
+            events.insert(0, _text(kind, texts, record, group, ts, sender, raw, parent))
     if begun is not None:
         events.insert(0, begun)
     return events

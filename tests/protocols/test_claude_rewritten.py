@@ -202,10 +202,15 @@ def test_a_marker_row_says_where_the_rewrite_begins(tmp_path, variant):
     assert len(markers) == 1
     marker = markers[0]
     lines = path.read_text().splitlines()
-    # the first repeated tool_use: the copy of line 3 (whole) or of line 5 (a part), after 10 lines
-    assert marker.raw.where == ("line 11" if variant == "a part" else "line 13")
+    # the first repeated record known as one: the copy of line 2's text (whole) or of line 5's call
+    # (a part), after 10 lines
+    assert marker.raw.where == ("line 11" if variant == "a part" else "line 12")
     assert "rewritten" in marker.text
     assert "4 repeated call(s)" in marker.body or variant == "a part"
+    texts = [
+        item.text for item in store.items if type(item).__name__ == "Message" and item.kind == "assistant"
+    ]
+    assert texts == ["Let me look.", "Fixed."]  # the assistant's words once, as its calls
     at = store.items.index(marker)
     # everything before the marker is the first writing; the new call comes after it
     new = next(i for i, item in enumerate(store.items) if getattr(item, "call_id", "") == "toolu_02Bash")
