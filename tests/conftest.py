@@ -12,6 +12,7 @@ SHARED = ROOT.parent / "shared"
 CORPUS = SHARED / "corpus"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parent / "live"))  # servers.py: the live tests' servers
 
 
 @pytest.fixture
@@ -19,6 +20,24 @@ def corpus() -> Path:
     if not CORPUS.is_dir():
         pytest.skip("../shared/corpus is not present")
     return CORPUS
+
+
+@pytest.fixture(scope="session")
+def real_livekit(tmp_path_factory):
+    """The real ``livekit-server`` (../shared/livekit-real, v1.11.0) for this session: started once per
+    session, so once per pytest-xdist worker, each on free ports of its own with its own key and secret;
+    stopped at the end. Skips, saying why, where ../shared is not there."""
+    from servers import RealServer, real_missing
+
+    reason = real_missing()
+    if reason:
+        pytest.skip(reason)
+    server = RealServer(work=str(tmp_path_factory.mktemp("livekit-real")))
+    try:
+        server.start()
+        yield server
+    finally:
+        server.stop()
 
 
 @pytest.fixture(autouse=True)

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from servers import RealServer, real_missing
+from servers import RealServer
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -32,25 +32,14 @@ def _skip_reason() -> str | None:
     return None
 
 
-@pytest.fixture(scope="session")
-def real_livekit(tmp_path_factory):
-    """The real ``livekit-server`` for this session (this worker), on free ports, with its own secret."""
-    reason = _skip_reason() or real_missing()
-    if reason:
-        pytest.skip(reason)
-    server = RealServer(work=str(tmp_path_factory.mktemp("livekit-real")))
-    try:
-        server.start()
-        yield server
-    finally:
-        server.stop()
-
-
 @pytest.fixture(params=["loopback", "real"])
 def live_server(request) -> RealServer | None:
     """Which server a scenario runs on: None for the loopback room (each scenario starts its own), else
-    the session's real server."""
+    the session's real server (``real_livekit``, tests/conftest.py)."""
     if request.param == "real":
+        reason = _skip_reason()
+        if reason:
+            pytest.skip(reason)
         return request.getfixturevalue("real_livekit")
     return None
 

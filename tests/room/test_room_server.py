@@ -264,10 +264,16 @@ SCENARIOS = {name[len("scenario_") :]: fn for name, fn in globals().items() if n
 
 
 async def run_scenarios(names: list[str]) -> dict[str, Any]:
+    from contextlib import nullcontext
+
+    from servers import on_real_server
+
     from inspector.room.server import RoomServer
 
     results: dict[str, Any] = {}
-    async with RoomServer(port=0, on_event=lambda line: None) as server:
+    real = on_real_server()  # the same scenarios on the real LiveKit server, when the test asks for it
+    serving: Any = nullcontext(real) if real is not None else RoomServer(port=0, on_event=lambda line: None)
+    async with serving as server:
         for name in names:
             try:
                 results[name] = {"ok": await asyncio.wait_for(SCENARIOS[name](server), 40)}
@@ -278,6 +284,7 @@ async def run_scenarios(names: list[str]) -> dict[str, Any]:
 
 def child_main(names: list[str]) -> None:
     sys.path.insert(0, ROOT)
+    sys.path.insert(0, os.path.join(ROOT, "tests", "live"))
     results = asyncio.run(run_scenarios(names))
     sys.stdout.write("RESULTS " + json.dumps(results) + "\n")
     sys.stdout.flush()
@@ -287,6 +294,9 @@ def child_main(names: list[str]) -> None:
 # ---- the pytest side ----------------------------------------------------------------------------------------
 
 GROUPS = [["exchange", "early_packets", "rpc_and_streams", "bad_tokens"], ["hidden", "kicked", "fallback"]]
+ON_BOTH = ["exchange", "early_packets", "rpc_and_streams", "hidden"]
+"""The scenarios that also run on the real LiveKit server: the room's behaviour must match it. The others
+test what only our room has (its error wording, cutting a connection, its /rtc fallback server)."""
 
 
 @pytest.fixture(scope="module")
@@ -314,14 +324,34 @@ def results() -> dict[str, Any]:
     return merged
 
 
+@pytest.fixture(scope="module")
+def real_results(real_livekit) -> dict[str, Any]:
+    """The ``ON_BOTH`` scenarios on the real LiveKit server (the session's)."""
+    env = dict(os.environ, PYTHONPATH=ROOT + os.pathsep + os.environ.get("PYTHONPATH", ""))
+    env["INSPECTOR_TEST_LIVEKIT"] = real_livekit.spec()
+    proc = subprocess.run(
+        [sys.executable, HERE, *ON_BOTH], capture_output=True, text=True, env=env, cwd=ROOT, timeout=200
+    )
+    lines = [line for line in proc.stdout.splitlines() if line.startswith("RESULTS ")]
+    if not lines:
+        pytest.fail(f"scenario process ended with {proc.returncode} and no results:\n{proc.stderr[-3000:]}")
+    return json.loads(lines[-1][len("RESULTS ") :])
+
+
+@pytest.fixture(params=["loopback", "real"])
+def on_both(request) -> dict[str, Any]:
+    """The results of our room, then of the real server, for the tests that must hold on both."""
+    return request.getfixturevalue("results" if request.param == "loopback" else "real_results")
+
+
 def outcome(results: dict[str, Any], name: str) -> dict[str, Any]:
     found = results[name]
     assert "error" not in found, found.get("error")
     return found["ok"]
 
 
-def test_two_participants_see_each_other_and_exchange_reliable_and_lossy_packets(results):
-    r = outcome(results, "exchange")
+def test_two_participants_see_each_other_and_exchange_reliable_and_lossy_packets(on_both):
+    r = outcome(on_both, "exchange")
     assert r["bob_saw_on_join"] == ["alice"]
     assert ["connected", "bob"] in r["alice_events"] and ["connected", "carol"] in r["alice_events"]
     got = {(d["data"], d["kind"], d["topic"], d["from"]) for d in r["bob_data"]}
@@ -333,19 +363,19 @@ def test_two_participants_see_each_other_and_exchange_reliable_and_lossy_packets
     assert "for everyone" in carol_got and "only for bob" not in carol_got
 
 
-def test_leaving_participant_is_reported_and_unlisted(results):
-    r = outcome(results, "exchange")
+def test_leaving_participant_is_reported_and_unlisted(on_both):
+    r = outcome(on_both, "exchange")
     assert ["disconnected", "bob"] in r["alice_events"]
     assert sorted(r["listed_after_bob_left"]) == ["alice", "carol"]
 
 
-def test_packets_sent_before_the_receivers_channel_opens_are_queued_not_lost(results):
-    r = outcome(results, "early_packets")
+def test_packets_sent_before_the_receivers_channel_opens_are_queued_not_lost(on_both):
+    r = outcome(on_both, "early_packets")
     assert r["bob_data"] == [f"early {n}" for n in range(20)]
 
 
-def test_rpc_and_text_streams_pass_through(results):
-    r = outcome(results, "rpc_and_streams")
+def test_rpc_and_text_streams_pass_through(on_both):
+    r = outcome(on_both, "rpc_and_streams")
     assert r["reply"] == "alice said hi"
     assert r["texts"] == ["alice: " + "a longer note " * 100]
 
@@ -360,8 +390,8 @@ def test_bad_tokens_are_refused_with_a_readable_reason(results):
     assert r["rooms"] == []  # nobody got in
 
 
-def test_hidden_participant_receives_but_is_not_listed_to_others(results):
-    r = outcome(results, "hidden")
+def test_hidden_participant_receives_but_is_not_listed_to_others(on_both):
+    r = outcome(on_both, "hidden")
     assert r["alice_remote"] == ["bob"] and r["bob_remote"] == ["alice"]
     assert r["ghost_remote"] == ["alice", "bob"]
     assert [(d["data"], d["from"]) for d in r["ghost_data"]] == [("to the room", "alice")]
