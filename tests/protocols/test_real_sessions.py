@@ -32,6 +32,9 @@ PINNED = {
     "fabien-lessirard_dotfiles/a39ca27e-16f9-4728-be74-7da7a9580d41.jsonl": (18, 15, 1, 6, 0),
     # 22 file-history-snapshot records and nothing else
     "fabien-lessirard_dotfiles/1be091e3-cee0-42e8-8631-6ba0e5f55e48.jsonl": (0, 0, 0, 0, 0),
+    # 2.0.2, macOS: a resume rewritten into the same file (after line 37 the earlier records come again: 13
+    # tool_use ids a second time with the same input, new uuids, one timestamp); the file's first 101 lines
+    "bradymholt_dotfiles/e77c7d1f-1b41-4e24-880a-08a2bad9ad7b.jsonl": (21, 0, 0, 9, 0),
     # 1.0.119, Linux
     "Tar-ive_brain-system/476394af-a519-4947-a443-dfd662dad871.jsonl": (18, 0, 0, 4, 0),
     # Codex: a fork's build in the legacy layout; 0.36 .. 0.118
@@ -105,6 +108,7 @@ def inspector_figures(path: Path) -> tuple[int, int, int, int, int]:
     unanswered = states["pending"] + states["overdue"]
     bad = states["failed"] + states["timed_out"] + states["canceled"] + states["denied"]
     assert figures["malformed"] == 0 and figures["duplicate_results"] == 0, path
+    assert figures["protocol_violations"] == 0, path
     return figures["calls"], figures["nested"], unanswered, bad, figures["orphan_results"]
 
 
