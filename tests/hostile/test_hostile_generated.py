@@ -118,6 +118,7 @@ def test_every_field_of_every_record_takes_every_kind_of_hostile_value(tmp_path,
                 )
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("kind", sorted(gen.BASES))
 def test_truncation_at_every_byte(tmp_path, kind):
     forced = gen.FORCED.get(kind)

@@ -18,6 +18,13 @@ HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """A test that runs a real SDK scenario in a child process is a long end-to-end one: marked ``slow``."""
+    for item in items:
+        if {"scenario", "live_env"} & set(getattr(item, "fixturenames", ())):
+            item.add_marker(pytest.mark.slow)
+
+
 def _skip_reason() -> str | None:
     from inspector.live import netcheck
 

@@ -13,9 +13,12 @@ import pytest
 
 DEMO = Path(__file__).resolve().parents[2] / "sample_sessions" / "demo.recording.jsonl"
 
-pytestmark = pytest.mark.skipif(
-    shutil.which("tmux") is None, reason="tmux is not installed (CI installs it: apt-get install tmux)"
-)
+pytestmark = [
+    pytest.mark.skipif(
+        shutil.which("tmux") is None, reason="tmux is not installed (CI installs it: apt-get install tmux)"
+    ),
+    pytest.mark.slow,
+]
 
 
 class Tmux:
