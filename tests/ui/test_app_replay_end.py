@@ -35,9 +35,9 @@ async def test_replay_of_a_claude_session_to_its_end_keeps_the_rows():
         for _ in range(200):  # the sample's 45 s at 2x, two seconds of wall clock at a time
             if replayer.finished:
                 break
-            index = replayer.index
             clock.advance(2)
-            await wait_for(pilot, lambda index=index: replayer.index > index or replayer.finished, seconds=1)
+            # until the app has delivered every event due by now (the next one is due later)
+            assert await wait_for(pilot, lambda: replayer.finished or (replayer.next_due_in() or 0) > 0)
         assert replayer.finished
         store = control.store
         nested = sum(1 for call in store.all_calls() if call.parent is not None)
