@@ -137,7 +137,7 @@ class CallStore:
             self.hold.seconds = request.timeout_ms / 1000.0
         early = self._take_held(ns, request) if first is None else []
         if early:
-            self._join(call, early)
+            self._join(call, early, ns)
         else:
             self._place(call, request.parent_id, ns)
         return call
@@ -154,18 +154,23 @@ class CallStore:
             del self._held[(ns, request.call_id)]
         return mine
 
-    def _join(self, call: Call, early: list[OrphanResult]) -> None:
-        """A request whose results came first: it takes the first held result's row, and its results."""
+    def _join(self, call: Call, early: list[OrphanResult], ns: str) -> None:
+        """A request whose results came first takes them; a top-level request also takes the first
+        held result's row, a nested one goes under its parent and every held row leaves the list."""
+        parent_id = call.request.parent_id
+        parent = self._by_id.get((ns, parent_id)) if parent_id else None
         first = early[0]
         index = next((i for i, item in enumerate(self.items) if item is first), None)
-        if index is None or call.request.parent_id:
-            self._place(call, call.request.parent_id, "")
-        else:
+        if parent is not None:
+            self._attach(parent, call)
+        elif index is not None:
             self.items[index] = call
+        else:
+            self.items.append(call)
         for orphan in early:
             call.results.append(orphan.result)
             self.orphans = [o for o in self.orphans if o is not orphan]
-            if orphan is not first:
+            if orphan is not first or (parent is not None and index is not None):
                 self.items = [item for item in self.items if item is not orphan]
                 self.removed_top += 1
         self.joined += len(early)

@@ -117,3 +117,28 @@ def test_listeners_hear_every_change():
     call = s.ingest(make_request())
     s.ingest(make_result())
     assert seen == [call, call] and s.version == 2
+
+
+def test_a_nested_request_after_its_result_goes_under_its_parent_in_its_own_namespace():
+    s = store()
+    parent = s.ingest(make_request("task"), ns="b.jsonl")
+    s.ingest(make_request("other"), ns="a.jsonl")
+    orphan = s.ingest(make_result("child"), ns="b.jsonl")
+    assert orphan in s.items
+    child = s.ingest(make_request("child", parent_id="task"), ns="b.jsonl")
+    assert child in parent.children and child.parent is parent and child.depth == 1
+    assert child.results == [orphan.result]
+    assert orphan not in s.items and s.orphans == []
+    assert [item for item in s.items if isinstance(item, OrphanResult)] == []
+    assert s.removed_top == 1 and s.joined == 1
+
+
+def test_a_top_level_request_after_its_results_takes_the_first_row_and_drops_the_others():
+    s = store()
+    first = s.ingest(make_result("x", ts=1001.0))
+    s.ingest(make_request("y"))
+    second = s.ingest(make_result("x", ts=1002.0))
+    call = s.ingest(make_request("x"))
+    assert s.items[0] is call and second not in s.items and first not in s.items
+    assert call.results == [first.result, second.result]
+    assert s.removed_top == 1 and s.orphans == []
