@@ -78,9 +78,30 @@ class StanzaCounter:
         self.observe(conversation, stanza)
         return stanza
 
+    def claim(self, conversation: str, stanza: int) -> bool:
+        """Take ``stanza`` (the id a preview showed) for an answer about to go out, under the state
+        file's lock; False, taking nothing, when it is no longer above every id seen or sent there
+        (another client or inspector used one since): the answer must be previewed again."""
+        if self._persist:
+            try:
+                with self._locked() as state:
+                    if stanza <= self._floor(conversation, state.get(conversation, 0)):
+                        return False
+                    state[conversation] = stanza
+            except OSError:
+                if stanza <= self._floor(conversation, 0):
+                    return False
+        elif stanza <= self._floor(conversation, 0):
+            return False
+        self.sent[conversation] = max(stanza, self.sent.get(conversation, 0))
+        self.observe(conversation, stanza)
+        return True
+
+    def _floor(self, conversation: str, stored: int) -> int:
+        return max(self.seen.get(conversation, 0), self.sent.get(conversation, 0), stored)
+
     def _next(self, conversation: str, stored: int) -> int:
-        floor = max(self.seen.get(conversation, 0), self.sent.get(conversation, 0), stored)
-        return min(INT32_MAX, max(floor + 1, time_base(self._now())))
+        return min(INT32_MAX, max(self._floor(conversation, stored) + 1, time_base(self._now())))
 
     def commit(self, conversation: str, stanza: int) -> None:
         """Record that ``stanza`` went out in ``conversation`` (kept on disk when persisting)."""

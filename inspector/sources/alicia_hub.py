@@ -272,7 +272,9 @@ class HubSource(PacketSource):
             await asyncio.sleep(self.heartbeat_every)
 
     # -- answering -----------------------------------------------------------------------
-    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
+    def review_answer(
+        self, call: Call, draft: compose.Draft, *, stanza_id: int | None = None
+    ) -> compose.Review:
         """The answer as the hub's Go decoder reads it: ``{conversationId, type: 7, body}``."""
         review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=0, max_bytes=MAX_FRAME)
         if not self.can_answer:

@@ -16,11 +16,14 @@ The UI asks the source, never its type (STYLE.md point 2)::
 Answering (only when ``can_answer``; see :mod:`inspector.answer.compose` for drafts and reviews)::
 
     review = source.review_answer(call, draft)           # preview with the stanzaId it would use
-    sent = await source.send_answer(call, draft, confirm_duplicate=False, confirm_late=False)
+    sent = await source.send_answer(call, draft, review=review, confirm_duplicate=False, confirm_late=False)
 
 ``send_answer`` checks again at send time and raises :class:`AnswerRefused` (never sendable) or
 :class:`ConfirmationNeeded` (``.issues`` lists what to confirm); it publishes the envelope, records it,
-and threads it into the store, so the call shows ``answered_by`` ("inspector" or "auto").
+and threads it into the store, so the call shows ``answered_by`` ("inspector" or "auto"). Given the
+``review`` a preview showed, it sends those very bytes (its stanzaId included), or raises
+:class:`PreviewOutdated` when that id was used since (preview again); without one (the rules), it
+takes the next id at send time.
 """
 
 from __future__ import annotations
@@ -104,6 +107,10 @@ class AnswerError(Exception):
 
 class AnswerRefused(AnswerError):
     """The answer can never be sent as it is (server request, not a map, too large, not connected...)."""
+
+
+class PreviewOutdated(AnswerRefused):
+    """The previewed answer can no longer go out as shown (its stanzaId was used since): preview again."""
 
 
 class ConfirmationNeeded(AnswerError):
@@ -190,7 +197,9 @@ class Source:
         """Bytes the transport adds around an answer to ``call`` (0 where there is no packet limit)."""
         return 0
 
-    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
+    def review_answer(
+        self, call: Call, draft: compose.Draft, *, stanza_id: int | None = None
+    ) -> compose.Review:
         raise AnswerRefused(f"{self.name} cannot send answers")
 
     async def send_answer(
@@ -198,6 +207,7 @@ class Source:
         call: Call,
         draft: compose.Draft,
         *,
+        review: compose.Review | None = None,
         confirm_duplicate: bool = False,
         confirm_late: bool = False,
         answered_by: str = "inspector",
@@ -307,9 +317,12 @@ class PacketSource(Source):
         """Bytes the transport adds around an answer to ``call`` (0 where there is no packet limit)."""
         return 0
 
-    def review_answer(self, call: Call, draft: compose.Draft) -> compose.Review:
-        """Compose and check an answer without sending it (for a preview)."""
-        stanza = self.next_stanza_id(compose.conversation_of(call))
+    def review_answer(
+        self, call: Call, draft: compose.Draft, *, stanza_id: int | None = None
+    ) -> compose.Review:
+        """Compose and check an answer without sending it (for a preview); ``stanza_id`` keeps the id
+        an earlier preview showed (else the next one)."""
+        stanza = self.next_stanza_id(compose.conversation_of(call)) if stanza_id is None else stanza_id
         review = compose.review(
             call, draft, now=self.store.clock.now(), stanza_id=stanza, overhead=self.packet_overhead(call)
         )
@@ -332,13 +345,25 @@ class PacketSource(Source):
         call: Call,
         draft: compose.Draft,
         *,
+        review: compose.Review | None = None,
         confirm_duplicate: bool = False,
         confirm_late: bool = False,
         answered_by: str = "inspector",
     ) -> SentAnswer:
-        """Check, publish, record and thread one answer; raises AnswerRefused / ConfirmationNeeded."""
+        """Check, publish, record and thread one answer; raises AnswerRefused / ConfirmationNeeded.
+
+        ``review``: the preview shown for this draft; its bytes are what goes out (checked again now:
+        a deadline may have passed since), or :class:`PreviewOutdated` when its stanzaId was used since.
+        """
         async with self._send_lock:
-            review = self.review_answer(call, draft)
+            shown = review
+            if shown is not None and (shown.call is not call or shown.draft != draft):
+                raise PreviewOutdated("the preview is not of this answer: preview it again")
+            review = self.review_answer(call, draft, stanza_id=None if shown is None else shown.stanza_id)
+            if shown is not None and review.data != shown.data:
+                raise PreviewOutdated(
+                    "the answer changed since its preview: check the preview and send again"
+                )
             if review.refusals or review.data is None or review.envelope is None:
                 issues = review.refusals
                 reason = issues[0].message if issues else "the answer could not be composed"
@@ -346,7 +371,16 @@ class PacketSource(Source):
             missing = review.unconfirmed(confirm_duplicate=confirm_duplicate, confirm_late=confirm_late)
             if missing:
                 raise ConfirmationNeeded("; ".join(i.message for i in missing), missing)
-            review, data, envelope = self._with_reserved_stanza(review)
+            if shown is None:
+                review, data, envelope = self._with_reserved_stanza(review)
+            elif not self.numbers_answers or self.stanzas.claim(review.conversation_id, review.stanza_id):
+                assert review.data is not None and review.envelope is not None  # refusals checked above
+                data, envelope = review.data, review.envelope
+            else:
+                raise PreviewOutdated(
+                    f"stanzaId {review.stanza_id} was used in this conversation since the preview "
+                    "(another client or inspector sent one): check the new preview and send again"
+                )
             topic = call.request.extra.get("topic")
             try:
                 await self._publish(

@@ -229,3 +229,52 @@ async def test_a_recording_that_cannot_be_written_stops_and_every_packet_stays_i
     assert "recording stopped: No space left on device" in src.state.label and "rec" != src.state.label
     notes = [m.text for m in store.items if getattr(m, "kind", "") == "recording"]
     assert len(notes) == 1 and "packets are still shown" in notes[0]
+
+
+async def test_the_previewed_bytes_are_the_ones_sent_even_when_the_clock_has_moved():
+    # a real clock's time base rises four times a second: the id must not move between preview and send
+    clock = FakeClock(1_767_225_600.0)
+    src = MemorySource(CallStore(clock=clock), None, identity="inspector-abc")
+    await src.start()
+    src.receive(request("t1"), participant="agent")
+    call = src.store.find("conv_1", "t1")
+    draft = compose.success({"content": "hi"})
+    shown = src.review_answer(call, draft)
+    clock.advance(2.0)
+    assert src.review_answer(call, draft).stanza_id > shown.stanza_id  # a fresh preview would differ...
+    sent = await src.send_answer(call, draft, review=shown)
+    assert sent.stanza_id == shown.stanza_id and sent.data == shown.data  # ...the shown one goes out
+    assert src.sent[0][0] == shown.data
+    assert src.next_stanza_id("conv_1") > shown.stanza_id  # and is taken: the next answer is above it
+
+
+async def test_a_preview_whose_stanza_was_used_since_is_refused_and_nothing_goes_out():
+    from inspector.sources.base import PreviewOutdated
+
+    def fresh(name):
+        src = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity=name)
+        src.receive(request(f"q_{name}"), participant="agent-1")
+        return src, src.store.find("conv_1", f"q_{name}")
+
+    (one, call_one), (two, call_two) = fresh("i1"), fresh("i2")
+    draft = compose.success({})
+    shown_one, shown_two = one.review_answer(call_one, draft), two.review_answer(call_two, draft)
+    assert shown_one.stanza_id == shown_two.stanza_id == 1
+    await one.send_answer(call_one, draft, review=shown_one)
+    with pytest.raises(PreviewOutdated, match="stanzaId 1 was used"):
+        await two.send_answer(call_two, draft, review=shown_two)  # another inspector on this machine
+    assert two.sent == []
+    again = two.review_answer(call_two, draft)
+    assert again.stanza_id == 2 and (await two.send_answer(call_two, draft, review=again)).stanza_id == 2
+
+    # a client stanza seen in the room since the preview outdates it too
+    one.receive(request("q3"), participant="agent-1")
+    call = one.store.find("conv_1", "q3")
+    shown = one.review_answer(call, draft)
+    one.receive(user_message(shown.stanza_id), participant="user-app")
+    with pytest.raises(PreviewOutdated):
+        await one.send_answer(call, draft, review=shown)
+    # and a preview of another draft is not sent for this one
+    with pytest.raises(PreviewOutdated, match="not of this answer"):
+        await one.send_answer(call, compose.success({"other": 1}), review=one.review_answer(call, draft))
+    assert len(one.sent) == 1

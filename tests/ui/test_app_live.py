@@ -153,3 +153,51 @@ async def test_a_70_kb_answer_is_previewed_in_part_checked_when_typing_pauses_an
         assert await wait_for(pilot, lambda: len(source.sent) == 1)
         [(data, _)] = source.sent
         assert len(msgpack.unpackb(data)["body"]["result"]["content"]) == 63_001
+
+
+async def test_the_answer_preview_shows_the_stanza_id_that_is_sent_and_an_outdated_one_is_shown_again():
+    import re
+
+    clock = FakeClock(1_767_225_600.0)  # a real date: the stanzaId's time base rises 4 times a second
+    store = CallStore(clock=clock)
+    source = MemorySource(store, identity="inspector-test", room="demo")
+    app = make_app(store, clock=clock, source=source, label="room demo")
+
+    def previewed() -> int:
+        found = re.search(r"bytes on the wire, stanzaId (\d+)", screen_text(app))
+        assert found, screen_text(app)
+        return int(found.group(1))
+
+    async with app.run_test(size=SIZE) as pilot:
+        await source.start()
+        for call_id in ("t1", "t2"):
+            source.receive(request(call_id), participant="agent", topic="alicia")
+        await shown(pilot, app, "t2")
+        await pilot.press("a")
+        assert await wait_for(
+            pilot, lambda: isinstance(app.screen, AnswerScreen) and "stanzaId" in screen_text(app)
+        )
+        stanza = previewed()
+        clock.advance(3.0)  # time passes between reading the preview and sending
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: len(source.sent) == 1)
+        assert msgpack.unpackb(source.sent[0][0])["stanzaId"] == stanza
+        notes = lambda: [str(n.message) for n in app._notifications]  # noqa: E731
+        assert await wait_for(pilot, lambda: any(f"(stanzaId {stanza})" in note for note in notes()))
+
+        # another client uses the previewed id before the send: nothing goes out, the new id is shown
+        await pilot.press("k")
+        await pilot.press("a")
+        assert await wait_for(
+            pilot, lambda: isinstance(app.screen, AnswerScreen) and "stanzaId" in screen_text(app)
+        )
+        stanza = previewed()
+        user = {"id": "u", "content": "hi"}
+        source.receive(alicia.encode_envelope(type_=2, body=user, conversation_id="conv_1", stanza_id=stanza))
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: "not sent:" in screen_text(app))
+        assert len(source.sent) == 1 and previewed() > stanza
+        again = previewed()
+        await pilot.press("ctrl+s")
+        assert await wait_for(pilot, lambda: len(source.sent) == 2)
+        assert msgpack.unpackb(source.sent[1][0])["stanzaId"] == again

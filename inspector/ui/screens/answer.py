@@ -198,22 +198,33 @@ class AnswerScreen(ModalScreen[Any]):
 
     @work(exclusive=True, group="answer", exit_on_error=False, description="sending the answer")
     async def _send(self) -> None:
-        from inspector.sources.base import AnswerError, ConfirmationNeeded
+        from inspector.sources.base import AnswerError, ConfirmationNeeded, PreviewOutdated
 
         draft, problem = self.draft()
         issues = self.query_one("#answer-issues", Static)
         if draft is None:
             issues.update(Text(one_line(problem or "nothing to send", 300), style="bold red"))
             return
+        if self._pending_update is not None or self.review is None or self.review.draft != draft:
+            if self._pending_update is not None:
+                self._pending_update.stop()
+            self._update()  # the preview catches up with the draft first: what is sent is what it shows
+        if self.review is None:
+            return
         try:
             sent = await self.source.send_answer(
                 self.call,
                 draft,
+                review=self.review,
                 confirm_duplicate=self.query_one("#confirm-duplicate", Checkbox).value,
                 confirm_late=self.query_one("#confirm-late", Checkbox).value,
             )
         except ConfirmationNeeded as exc:
             issues.update(Text("confirm first: " + one_line(str(exc), 400), style="bold yellow"))
+            return
+        except PreviewOutdated as exc:
+            self._update()  # show the answer as it would go out now
+            issues.update(Text("not sent: " + one_line(str(exc), 400), style="bold red"))
             return
         except AnswerError as exc:
             issues.update(Text("not sent: " + one_line(str(exc), 400), style="bold red"))
