@@ -36,8 +36,8 @@ sys.path.insert(0, str(ROOT))
 
 from inspector.model import CallStore  # noqa: E402
 from inspector.protocols import codex, gemini  # noqa: E402
-from inspector.session import load  # noqa: E402
 from inspector.sources.agent_sessions import find_codex, find_gemini  # noqa: E402
+from inspector.sources.files import load  # noqa: E402
 
 CORPUS = ROOT.parent / "shared" / "corpus"
 # Codex pairs calls and outputs (and *_end events) by call_id; Gemini threads by message and tool-call

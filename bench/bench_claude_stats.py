@@ -31,7 +31,7 @@ from make_big_transcript import DEFAULT_CORPUS, build  # noqa: E402
 
 from inspector.model import CallStore  # noqa: E402
 from inspector.protocols import claude  # noqa: E402
-from inspector.session import load  # noqa: E402
+from inspector.sources.files import load  # noqa: E402
 
 
 def largest_transcript(corpus: Path) -> Path:

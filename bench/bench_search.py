@@ -30,7 +30,7 @@ from make_big_transcript import DEFAULT_CORPUS, build  # noqa: E402
 
 from inspector.model import CallStore  # noqa: E402
 from inspector.model.filter import clear_cache, haystack, parse_filter  # noqa: E402
-from inspector.session import load  # noqa: E402
+from inspector.sources.files import load  # noqa: E402
 from inspector.sources.payloads import FilePayloads  # noqa: E402
 
 

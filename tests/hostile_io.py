@@ -106,7 +106,8 @@ def read_everything(path: str, forced: str | None = None) -> int:
     from inspector.model.stats import problems, session_stats
     from inspector.model.tool_stats import per_tool
     from inspector.model.values import dumps_json
-    from inspector.session import UnusableInput, hydrate, load
+    from inspector.sources.files import load
+    from inspector.sources.session import UnusableInput, hydrate
 
     store = CallStore(keep_payloads=False)
     try:

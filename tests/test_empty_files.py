@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from inspector.protocols import empty
-from inspector.session import resolve_format
+from inspector.sources.session import resolve_format
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_sessions"
 DEMO = SAMPLES / "demo.recording.jsonl"

@@ -25,7 +25,7 @@ def test_model_and_protocols_import_neither_textual_nor_livekit():
     body = "\n".join(
         [
             "import inspector.model, inspector.model.stats, inspector.model.diff, inspector.model.details",
-            "import inspector.session",
+            "import inspector.sources.session",
             "from inspector import protocols",
             "for name in protocols.FORMAT_NAMES: protocols.get(name)",
         ]

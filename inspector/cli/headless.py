@@ -46,7 +46,8 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
     """The store of ``paths`` judged at its end, the files' infos and the parsed ``--filter`` (Nones when
     a path or the filter is unusable: the reason was printed)."""
     from inspector.model import CallStore
-    from inspector.session import UnusableInput, load
+    from inspector.sources.files import load
+    from inspector.sources.session import UnusableInput
 
     try:
         flt = headless_filter.parse(expr)
@@ -83,7 +84,7 @@ def _record_bytes(request: Request, results: list[Result]) -> int:
 def run_dump(args: argparse.Namespace) -> int:
     from inspector.calltext import call_json, item_text
     from inspector.model import Call, Message
-    from inspector.session import hydrate, with_saved_outputs
+    from inspector.sources.session import hydrate, with_saved_outputs
 
     store, _, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
     if store is None:

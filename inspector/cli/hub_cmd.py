@@ -52,16 +52,16 @@ def add_demo_options(parser: argparse.ArgumentParser) -> None:
 
 def run_live_hub(args: argparse.Namespace) -> int:
     """``inspector live --hub``: in this process (no LiveKit SDK to supervise)."""
-    from inspector.cli.live_cmd import show_ui
     from inspector.live.runner import run
     from inspector.live.session import LiveOptions
+    from inspector.ui.app import show_session
 
-    return run(LiveOptions.from_args(args), show=show_ui)
+    return run(LiveOptions.from_args(args), show=show_session)
 
 
 def run_demo_hub(args: argparse.Namespace) -> int:
     """``inspector demo --hub``: the stand-in hub, a scripted agent and bridge, and the inspector."""
-    from inspector.cli.live_cmd import show_ui
     from inspector.demo.hub_demo import run_hub_demo
+    from inspector.ui.app import show_session
 
-    return run_hub_demo(args, show=show_ui)
+    return run_hub_demo(args, show=show_session)

@@ -3,12 +3,8 @@
 from __future__ import annotations
 
 import argparse
-from typing import TYPE_CHECKING
 
 from inspector.cli import hub_cmd
-
-if TYPE_CHECKING:
-    from inspector.live.session import LiveSession
 
 LIVE_EPILOG = """\
 Reads LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET like LiveKit's `lk`. With a key and secret the
@@ -140,20 +136,14 @@ def run_live_here(args: argparse.Namespace) -> int:
     """``inspector live`` in this process (the supervised child)."""
     from inspector.live.runner import run
     from inspector.live.session import LiveOptions
+    from inspector.ui.app import show_session
 
-    return _exit_now(run(LiveOptions.from_args(args), show=show_ui))
+    return _exit_now(run(LiveOptions.from_args(args), show=show_session))
 
 
 def run_demo_here(args: argparse.Namespace) -> int:
     """``inspector demo`` in this process (the supervised child)."""
     from inspector.demo.launcher import run_demo
+    from inspector.ui.app import show_session
 
-    return _exit_now(run_demo(args, show=show_ui))
-
-
-def show_ui(session: LiveSession) -> int:
-    """The Textual UI on a live session's source and store (until the user quits)."""
-    from inspector.ui.app import run_live
-    from inspector.ui.options import UiOptions
-
-    return run_live(session.source, session.store, UiOptions())
+    return _exit_now(run_demo(args, show=show_session))

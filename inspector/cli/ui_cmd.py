@@ -45,8 +45,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 def run(args: argparse.Namespace) -> int:
     from inspector.config import load_config
     from inspector.model.replay import parse_speed
-    from inspector.session import UnusableInput
     from inspector.sources.files import open_paths
+    from inspector.sources.session import UnusableInput
     from inspector.ui.options import UiOptions
 
     config, warnings = load_config()

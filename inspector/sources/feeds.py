@@ -15,10 +15,10 @@ from collections.abc import Callable
 from inspector.model import CallStore
 from inspector.model.clock import Clock, EndOfRecording
 from inspector.model.events import Event
-from inspector.session import FileSummary
 from inspector.sources.base import Source
 from inspector.sources.files import Opened, Progress, keep_payloads_for, read_all, read_into
 from inspector.sources.replaying import ReplayControl
+from inspector.sources.session import FileSummary
 from inspector.sources.tail import FileTail, follow, supports_follow
 
 

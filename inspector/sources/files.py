@@ -13,7 +13,7 @@ from types import ModuleType
 from inspector import protocols
 from inspector.model import CallStore, Malformed
 from inspector.model.events import Event
-from inspector.session import FileSummary, UnusableInput, expand_folders, resolve_format
+from inspector.sources.session import FileSummary, UnusableInput, expand_folders, resolve_format
 
 BIG_FILES = 64 * 1024 * 1024
 """Above this many bytes in total, payloads are dropped after threading and re-read when shown."""
@@ -181,3 +181,12 @@ def _fill_untimed(tagged: list[tuple[float, int, Event, str]]) -> None:
             tagged[index] = (last.get(ns, float("-inf")), seq, event, ns)
         else:
             last[ns] = order
+
+
+def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
+    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
+
+    A folder stands for the Claude Code sessions under it. The one reading path, shared with the UI's
+    load (:func:`read_into`): namespaces, malformed counts, error mapping.
+    """
+    return read_into(store, open_paths(paths, forced))

@@ -9,7 +9,7 @@ import os
 from inspector.model import Call
 from inspector.model.events import RawRef, Request, Result
 from inspector.model.search import Payloads
-from inspector.session import hydrate
+from inspector.sources.session import hydrate
 
 
 class FilePayloads(Payloads):

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import functools
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual.app import App
 from textual.notifications import SeverityLevel
@@ -29,6 +29,9 @@ from inspector.ui.commands import InspectorCommands
 from inspector.ui.options import UiOptions
 from inspector.ui.screens.help import HelpScreen
 from inspector.ui.screens.main import MainContent, MainScreen
+
+if TYPE_CHECKING:
+    from inspector.live.session import LiveSession
 
 SLOW_TICK = 0.74
 """Without a countdown near its end, ``now`` moves only when this many seconds have passed (so ~1/s)."""
@@ -155,7 +158,7 @@ class InspectorApp(App[int]):
 
     def open_paths(self, paths: list[str]) -> None:
         """Open session files on a new main screen (from the session browser)."""
-        from inspector.session import UnusableInput
+        from inspector.sources.session import UnusableInput
 
         try:
             session = self.file_session(paths)
@@ -231,6 +234,11 @@ def run_open(options: UiOptions, config: Config | None = None, warnings: list[st
     app = InspectorApp(options, config=config, warnings=warnings)
     app.run()
     return app.return_code or 0
+
+
+def show_session(session: LiveSession) -> int:
+    """The UI on a live session's source and store, until the user quits (``live``, ``demo``, the hub)."""
+    return run_live(session.source, session.store, UiOptions())
 
 
 def run_live(

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator
 from functools import partial
+from typing import Protocol, runtime_checkable
 
 from textual.command import DiscoveryHit, Hit, Hits, Provider
 from textual.dom import DOMNode
@@ -14,18 +15,26 @@ from inspector.ui.screens.help import key_label
 Command = tuple[str, Callable[[], object], str]
 
 
+@runtime_checkable
+class Themed(Protocol):
+    """What the palette needs of the inspector's app (named here, so that this module needs not the app)."""
+
+    theme_names: list[str]
+
+    def switch_theme(self, name: str) -> None: ...
+
+
 class InspectorCommands(Provider):
     """Actions of the screen the palette was opened on, app actions, and one command per theme."""
 
     def _commands(self) -> Iterator[Command]:
-        from inspector.ui.app import InspectorApp
         from inspector.ui.screens.main import MainScreen
         from inspector.ui.widgets.call_list import CallList
         from inspector.ui.widgets.timeline import Timeline
 
         screen = self.screen
         app = self.app
-        overrides = app.keymap_overrides if isinstance(app, InspectorApp) else {}
+        overrides = keys.overrides_of(app)
         on_main = isinstance(screen, MainScreen)
         target: DOMNode
         for key in keys.KEYS:
@@ -48,7 +57,7 @@ class InspectorCommands(Provider):
             keys_text = key_label(overrides.get(key.id, key.keys))
             help_text = f"{key.tooltip or key.description} · keys: {keys_text}".replace("[", "\\[")
             yield key.description, partial(target.run_action, action), help_text
-        if isinstance(app, InspectorApp):
+        if isinstance(app, Themed):
             for name in app.theme_names:
                 yield f"Theme: {name}", partial(app.switch_theme, name), "Switch to this theme"
 

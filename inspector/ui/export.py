@@ -11,7 +11,7 @@ from inspector.calltext import call_json
 from inspector.model import Call, Malformed, Message, OrphanResult
 from inspector.model.call import Item
 from inspector.model.values import dumps_json, valid_text
-from inspector.session import hydrate, with_saved_outputs
+from inspector.sources.session import hydrate, with_saved_outputs
 from inspector.textsafe import clean, md_code, md_text, one_line
 from inspector.timefmt import iso8601
 

@@ -210,3 +210,9 @@ def check_keymap(keymap: dict[str, object]) -> tuple[dict[str, str], list[str]]:
         else:
             problems.append(f"keys for {binding_id!r} must be a key name or a list of key names")
     return usable, problems
+
+
+def overrides_of(app: object) -> dict[str, str]:
+    """The keys the user remapped (``[keys]`` in the config) on ``app``, if it is the inspector's app."""
+    found = getattr(app, "keymap_overrides", None)
+    return found if isinstance(found, dict) else {}

@@ -11,8 +11,8 @@ from inspector.answer import compose
 from inspector.model import CallStore, FakeClock, State
 from inspector.protocols import alicia
 from inspector.protocols.recording import RecordingWriter
-from inspector.session import load
 from inspector.sources.base import AnswerRefused, ConfirmationNeeded, SourceStatus
+from inspector.sources.files import load
 from inspector.sources.memory import MemorySource
 
 

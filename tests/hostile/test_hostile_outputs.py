@@ -8,7 +8,7 @@ import re
 from hostile_io import HEADLESS, alicia_request, alicia_result, envelope, jsonl, run_cli
 
 from inspector.model import CallStore
-from inspector.session import load
+from inspector.sources.files import load
 
 EVIL = "\x1b]0;pwned\x07\x1b[2J[red]x[/red]\u009b31m\x85\u202eevil\u2066`<img src=x onerror=alert(1)>[l](javascript:x)"
 ACTIVE = re.compile(

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from inspector.model import CallStore, Message
-from inspector.session import load
+from inspector.sources.files import load
 
 
 def replay(path: str) -> CallStore:

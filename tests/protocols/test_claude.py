@@ -22,7 +22,8 @@ from inspector.model.details import (
 )
 from inspector.protocols import claude, claude_records, detect
 from inspector.protocols.claude_details import summarize
-from inspector.session import hydrate, load
+from inspector.sources.files import load
+from inspector.sources.session import hydrate
 
 
 def events_of(tmp_path, records, name="session.jsonl"):

@@ -11,7 +11,8 @@ import pytest
 from inspector.model import CallStore, Message, Outcome, Request
 from inspector.model.details import PatchDetail
 from inspector.protocols import claude, detect
-from inspector.session import hydrate, load
+from inspector.sources.files import load
+from inspector.sources.session import hydrate
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAUDE = ROOT / ".." / "shared" / "corpus" / "claude"

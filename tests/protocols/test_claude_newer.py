@@ -8,8 +8,9 @@ from rich.console import Console
 
 from inspector.model import Call, CallStore, Marker, Message
 from inspector.model.details import BashDetail, PersistedDetail
-from inspector.session import UnusableInput, hydrate, load
 from inspector.sources.claude_sessions import find_sessions
+from inspector.sources.files import load
+from inspector.sources.session import UnusableInput, hydrate
 from inspector.ui.render.call_view import render_item
 from inspector.ui.render.result_views import render_result_body
 from inspector.ui.render.theme import RenderTheme

@@ -9,7 +9,7 @@ from claude_records_factory import SID, call, record, result, use, uuid, write
 
 from inspector.model import CallStore, Message, RawRef, Request, Skipped
 from inspector.protocols import claude
-from inspector.session import load
+from inspector.sources.files import load
 
 
 def store_of(path) -> CallStore:

@@ -12,7 +12,8 @@ from rich.console import Console
 from inspector.model import CallStore, Request, Result
 from inspector.model.details import BashDetail, PersistedDetail
 from inspector.protocols import claude
-from inspector.session import hydrate, load
+from inspector.sources.files import load
+from inspector.sources.session import hydrate
 from inspector.textsafe import clean
 from inspector.ui.render.result_views import render_result_body
 from inspector.ui.render.theme import RenderTheme

@@ -15,7 +15,8 @@ from inspector.model.call import State
 from inspector.model.details import BashDetail, PatchDetail
 from inspector.model.events import Malformed, Message, Outcome, RawRef, Request, Result
 from inspector.protocols import claude, detect, gemini
-from inspector.session import hydrate, load
+from inspector.sources.files import load
+from inspector.sources.session import hydrate
 
 ROOT = Path(__file__).resolve().parents[2]
 GEMINI = ROOT / ".." / "shared" / "corpus" / "gemini"

@@ -69,7 +69,8 @@ def test_a_huge_record_read_again_as_text_decodes_as_its_bytes_do(tmp_path, smal
     """``dump --json`` and the detail read a dropped payload again (``redecode``): a huge record is
     parsed from its text with the bytes dropped (2x the record, not orjson's 3x), to the same result."""
     from inspector.model import CallStore
-    from inspector.session import hydrate, load
+    from inspector.sources.files import load
+    from inspector.sources.session import hydrate
 
     text = "z\u00e9\U0001f600" * 200
     use = {"type": "tool_use", "id": "toolu_1", "name": "Bash", "input": {"command": "cat"}}

@@ -8,7 +8,8 @@ import pytest
 
 from inspector.model import CallStore, FakeClock, Malformed, State
 from inspector.protocols import FormatError, alicia, recording
-from inspector.session import UnusableInput, hydrate, load
+from inspector.sources.files import load
+from inspector.sources.session import UnusableInput, hydrate
 
 
 def request_packet(call_id="r1", execution="client", stanza=-1):

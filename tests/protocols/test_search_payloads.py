@@ -7,7 +7,7 @@ from claude_records_factory import call, write
 
 from inspector.model import CallStore
 from inspector.model.filter import parse_filter
-from inspector.session import load
+from inspector.sources.files import load
 from inspector.sources.payloads import FilePayloads
 
 

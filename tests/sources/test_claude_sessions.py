@@ -8,9 +8,9 @@ from pathlib import Path
 import pytest
 
 from inspector.model import CallStore
-from inspector.session import load
 from inspector.sources import claude_scan, claude_sessions
 from inspector.sources.claude_sessions import SessionInfo, count_tool_calls, default_dir, find_sessions
+from inspector.sources.files import load
 
 ROOT = Path(__file__).resolve().parents[2]
 CLAUDE = ROOT / ".." / "shared" / "corpus" / "claude"

@@ -3,7 +3,7 @@
 Entry points:
 
 - ``render_call(call, request, results, *, width, theme, now, raw=False, full_text=False)``: a whole
-  call (request/results from ``inspector.session.hydrate(call)``).
+  call (request/results from ``inspector.sources.session.hydrate(call)``).
 - ``render_item(item, *, width, theme, now, raw=False, full_text=False)``: any store item (a call is
   hydrated here; orphan results, messages and malformed records get their own small views).
 - ``render_raw(ref_or_refs, *, theme=None, width=100)``: original records (JSON, or MessagePack decoded

@@ -37,7 +37,7 @@ def render_call(
 ) -> RenderableType:
     """Everything about one call, top to bottom.
 
-    ``request``/``results`` are the hydrated payloads (``inspector.session.hydrate(call)``); when left
+    ``request``/``results`` are the hydrated payloads (``inspector.sources.session.hydrate(call)``); when left
     out, the call's own are used. ``raw`` shows the original records instead; ``full_text`` shows a
     RAP result's full text instead of its display segment. ``now`` (epoch seconds) decides pending
     versus overdue and the time left.
@@ -281,7 +281,7 @@ def render_item(
 ) -> RenderableType:
     """Any store item: a call (hydrated here), an orphan result, a message or a malformed record."""
     if isinstance(item, Call):
-        from inspector.session import hydrate
+        from inspector.sources.session import hydrate
 
         request, results = hydrate(item)
         return render_call(

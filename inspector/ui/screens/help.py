@@ -74,7 +74,7 @@ class HelpScreen(ModalScreen[None]):
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="help-close")]
 
     def compose(self) -> ComposeResult:
-        overrides = getattr(self.app, "keymap_overrides", {})
+        overrides = keys.overrides_of(self.app)
         with VerticalScroll():
             yield Static(Text(INTRO, style="italic"), id="help-intro")
             yield Static(bindings_table(overrides), id="help-keys")

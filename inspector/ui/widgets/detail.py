@@ -13,7 +13,7 @@ from textual.widgets import Static
 
 from inspector.model import Call
 from inspector.model.call import Item
-from inspector.session import hydrate
+from inspector.sources.session import hydrate
 from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.render import RenderTheme, render_call, render_item

@@ -1,4 +1,5 @@
-"""Open session files into a call store, and read a call's full record back when it is shown."""
+"""Session files before and after reading: their format, the error for an unusable path, folders
+expanded, and a call's full record read back when it is shown."""
 
 from __future__ import annotations
 
@@ -9,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector import protocols
-from inspector.model import Call, CallStore, Request, Result
+from inspector.model import Call, Request, Result
 from inspector.model.details import PersistedDetail
 from inspector.model.events import Event
 from inspector.protocols import empty
@@ -80,17 +81,6 @@ def expand_folders(paths: list[str]) -> list[str]:
             raise UnusableInput(f"{path}: a folder without Claude Code sessions (give session files)")
         expanded += [info.path for info in found]
     return expanded
-
-
-def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
-    """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
-
-    A folder stands for the Claude Code sessions under it. The one reading path, shared with the UI's
-    load (:func:`inspector.sources.files.read_into`): namespaces, malformed counts, error mapping.
-    """
-    from inspector.sources.files import open_paths, read_into
-
-    return read_into(store, open_paths(paths, forced))
 
 
 def hydrate(call: Call) -> tuple[Request, list[Result]]:
