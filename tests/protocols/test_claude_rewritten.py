@@ -17,7 +17,7 @@ from hostile_io import run_cli
 
 from inspector.model import CallStore, Marker
 from inspector.model.stats import problems
-from inspector.session import load
+from inspector.sources.files import load
 
 SID = "6a7f3c2e-51d0-4b8e-9f61-2d0c7a1b9e44"
 VERSION = "2.0.30"
