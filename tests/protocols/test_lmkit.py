@@ -6,9 +6,10 @@ import json
 
 import pytest
 
-from inspector import protocols, session
+from inspector import protocols
 from inspector.model import CallStore, Malformed, Outcome, Request, Result, State
 from inspector.protocols import lmkit
+from inspector.sources import files, session
 
 
 def call(call_id="call_1", name="get_weather", args='{"city": "Paris"}', **extra):
@@ -212,7 +213,7 @@ def test_sniff_and_detect(tmp_path):
 def test_session_hydrates_dropped_payloads(tmp_path):
     path = write_lines(tmp_path, [call(), res()])
     store = CallStore(keep_payloads=False)
-    session.load([path], store)
+    files.load([path], store)
     (item,) = store.items
     assert item.request.params is None and item.result.data is None
     request, (result,) = session.hydrate(item)

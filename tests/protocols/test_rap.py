@@ -6,10 +6,11 @@ import json
 
 import pytest
 
-from inspector import protocols, session
+from inspector import protocols
 from inspector.model import CallStore, Malformed, Message, Outcome, Request, Result, Skipped, State
 from inspector.model.details import DisplayDetail, TextDetail
 from inspector.protocols import rap
+from inspector.sources import files, session
 
 INVOKE = {
     "operation": "subscribe_github_events",
@@ -288,7 +289,7 @@ def test_redecode_matches_and_session_hydrates(tmp_path):
         ],
     )
     store = CallStore(keep_payloads=False)
-    session.load([path], store)
+    files.load([path], store)
     call = store.find("thread_xyz", "call_abc123")
     assert call.request.params is None and call.result.details is None
     request, (fresh,) = session.hydrate(call)
