@@ -49,6 +49,8 @@ class PatchDetail:
     kind: str = "update"
     content: str | None = None
     user_modified: bool = False
+    from_request: bool = False
+    """The hunks were computed from the request's own parameters (the result carried no diff)."""
 
     @property
     def file_diff(self) -> FileDiff:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -115,6 +116,39 @@ def hunks_from_structured_patch(patch: Any) -> list[Hunk]:
         written = tuple(entry.get(key) for key in ("oldStart", "oldLines", "newStart", "newLines"))
         hunk = _numbers(written, (1, 0, 1, 0))  # type: ignore[arg-type]
         _number(hunk, [line if isinstance(line, str) else str(line) for line in lines])
+        hunks.append(hunk)
+    return hunks
+
+
+MAX_MATCHED_LINES = 20_000
+"""Texts longer than this (in lines, both sides) are shown as all removed then all added: matching
+lines is quadratic at worst, and a detail must open at once."""
+
+
+def hunks_from_texts(old: str, new: str, *, context: int = 3) -> list[Hunk]:
+    """The hunks that turn ``old`` into ``new``, line by line, ``context`` lines around each change;
+    lines are numbered from 1 in the texts given. None when the texts are the same."""
+    if old == new:
+        return []
+    a, b = old.splitlines(), new.splitlines()
+    if len(a) + len(b) > MAX_MATCHED_LINES:
+        groups: list[list[tuple[str, int, int, int, int]]] = [[("replace", 0, len(a), 0, len(b))]]
+    else:
+        groups = list(difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context))
+    hunks: list[Hunk] = []
+    for group in groups:
+        i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
+        if all(tag == "equal" for tag, *_ in group):
+            continue  # the texts differ only in their line endings
+        hunk = Hunk(i1 + 1 if i2 > i1 else i1, i2 - i1, j1 + 1 if j2 > j1 else j1, j2 - j1)
+        lines: list[str] = []
+        for tag, o1, o2, n1, n2 in group:
+            if tag == "equal":
+                lines += [" " + line for line in a[o1:o2]]
+            else:
+                lines += ["-" + line for line in a[o1:o2]]
+                lines += ["+" + line for line in b[n1:n2]]
+        _number(hunk, lines)
         hunks.append(hunk)
     return hunks
 

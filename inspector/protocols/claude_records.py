@@ -7,8 +7,18 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from inspector.model.events import Event, Malformed, Marker, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _values, claude_marks
+from inspector.model.events import (
+    Event,
+    Malformed,
+    Marker,
+    Message,
+    Outcome,
+    RawRef,
+    Request,
+    Result,
+    Skipped,
+)
+from inspector.protocols import _values, claude_edits, claude_marks
 from inspector.protocols.claude_details import (
     TASK_TOOLS,
     details,
@@ -50,6 +60,7 @@ class ReadState:
         "planner",
         "skip_agents",
         "tools",
+        "edits",
         "emitted",
         "done",
         "side",
@@ -67,6 +78,7 @@ class ReadState:
         self.details = details  # False: results carry no detail (the store drops them), only has_diff
         self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
         self.tools: dict[str, tuple[str, str]] = {}  # open call id -> (tool, request hint)
+        self.edits: dict[str, Any] = {}  # open file-change call id -> its parameters (claude_edits)
         self.emitted: dict[str, RawRef] = {}  # call id requested so far -> its first record
         self.done: dict[str, RawRef] = {}  # call id answered so far -> its first record
         self.side: dict[str, str | None] = {}  # sidechain record uuid -> the Task call it belongs to
@@ -250,6 +262,8 @@ def _request(
         session.emitted[call_id] = raw
     tool = session.intern(tool)
     session.tools[call_id] = (tool, hint(params) if session.details else "")  # the hint serves details only
+    if tool in claude_edits.EDIT_TOOLS:
+        session.edits[call_id] = params
     if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
         session.planner.add_task(call_id, params.get("prompt"), params.get("description"))
     return Request(
@@ -297,6 +311,10 @@ def _result(
         detail, diff = None, structured is not None and has_diff(tool, structured)
     else:
         detail, diff = details(tool, structured, request_hint) if structured is not None else (None, False)
+    edit = session.edits.pop(call_id, None)
+    if edit is not None and not diff and ended is Outcome.SUCCESS:
+        diff = claude_edits.changes(tool, edit)  # no structuredPatch: the detail diffs the request
+    if session.details:
         saved = persisted(raw.source, call_id, content, structured)
         if saved is not None:  # the transcript holds a preview; the output is in tool-results/
             saved.inner, detail = detail, saved

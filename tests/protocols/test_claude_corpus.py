@@ -216,6 +216,7 @@ def test_calls_hydrate_from_the_file_when_payloads_are_dropped():
         request, results = hydrate(call)
         assert request.params is not None and results[0].data is not None
         if call.has_diff:
-            assert isinstance(results[0].details, PatchDetail) and results[0].details.hunks
+            detail = results[0].details  # hunks, or a created file's content (shown all added)
+            assert isinstance(detail, PatchDetail) and (detail.hunks or detail.content is not None)
             patches += 1
     assert patches > 10

@@ -9,7 +9,8 @@ from rich.text import Text
 from inspector.model import Call, Malformed, Marker, Message, OrphanResult, Request, Result, State
 from inspector.model.call import OUTCOME_STATE, Item
 from inspector.model.clock import at_recording_end
-from inspector.model.details import TextDetail
+from inspector.model.details import PatchDetail, TextDetail
+from inspector.model.events import Outcome
 from inspector.timefmt import deadline_words
 from inspector.ui.render.folding import diff_first, parameters
 from inspector.ui.render.json_view import render_json, render_value
@@ -44,6 +45,8 @@ def render_call(
     """
     request = request if request is not None else call.request
     results = results if results is not None else list(call.results)
+    if results and not raw:
+        results[0] = _with_request_diff(call.tool, request, results[0])
     if raw:
         return Group(call_header(call, theme, now), Text(""), _raw_records(request, results, theme, width))
     parts: list[RenderableType] = [call_header(call, theme, now)]
@@ -62,6 +65,26 @@ def render_call(
     if call.children:
         parts += [Text(""), nested_calls(call, theme, now)]
     return Group(*parts)
+
+
+def _with_request_diff(tool: str, request: Request, result: Result) -> Result:
+    """A successful file change whose result carries no diff (no structuredPatch), with the diff
+    computed from the request's own parameters (computed here, when shown, not when read)."""
+    from dataclasses import replace
+
+    from inspector.protocols import claude_edits
+
+    details = result.details
+    if tool not in claude_edits.EDIT_TOOLS or result.outcome is not Outcome.SUCCESS:
+        return result
+    if isinstance(details, PatchDetail) and (details.hunks or details.content is not None):
+        return result
+    if details is not None and not isinstance(details, (PatchDetail, TextDetail)):
+        return result
+    said = details.text if isinstance(details, TextDetail) else result.data
+    created = isinstance(said, str) and said.startswith("File created")
+    patch = claude_edits.request_patch(tool, request.params, created=created)
+    return result if patch is None else replace(result, details=patch)
 
 
 def _body(result: Result, width: int, theme: RenderTheme, limits: Limits, full_text: bool) -> RenderableType:

@@ -155,6 +155,12 @@ def patch_view(detail: PatchDetail, ctx: ViewContext) -> RenderableType:
     """An edit or a write: the kind and flags, then the diff (a created file shows all lines added)."""
     theme = ctx.theme
     note = detail.kind + (" · modified by the user before it was applied" if detail.user_modified else "")
+    if detail.from_request:
+        note += " · diff computed from the request (the result carries none)"
+        if detail.kind == "update":
+            note += "; lines counted from the edited text, not the file"
+        elif detail.kind == "write":
+            note += "; the file's earlier content is not in the session"
     parts: list[RenderableType] = [heading("change", theme, note)]
     if detail.hunks:
         parts.append(render_diff(detail.file_diff, width=ctx.width, theme=theme, limits=ctx.limits))
