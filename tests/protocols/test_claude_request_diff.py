@@ -12,7 +12,8 @@ from rich.console import Console
 from inspector.model import CallStore
 from inspector.model.diff import hunks_from_texts
 from inspector.model.stats import session_stats
-from inspector.session import hydrate, load
+from inspector.sources.files import load
+from inspector.sources.session import hydrate
 from inspector.ui.render import RenderTheme, render_call
 
 THEME = RenderTheme.dark()
