@@ -55,6 +55,13 @@ def call_text(call: Call, now: float, at: float | None = None) -> Text:
     if call.request.summary:
         text.append("  " + call.request.summary)
     flags = []
+    if call.undelivered:
+        flags.append("not delivered")
+    if "failure_as_text" in call.notes:
+        flags.append("failure reported as success")
+    link = call.notes.get("link")
+    if link:
+        flags.append(one_line(link.split(";", 1)[0], 120))
     if call.late:
         flags.append("late")
     if call.duplicates:
@@ -124,6 +131,8 @@ def call_json(call: Call, now: float, request=None, results=None) -> dict[str, A
         "late": call.late,
         "duplicates": call.duplicates,
         "violation": request.violation,
+        "undelivered": call.undelivered,
+        "notes": dict(call.notes),
         "summary": request.summary,
         "params": _safe(request.params),
         "where": request.raw.where if request.raw else None,

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import heapq
 import itertools
+import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Protocol
@@ -29,9 +30,16 @@ class Scheduler(Protocol):
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Handle: ...
 
+    def now(self) -> float:
+        """The time deadlines are compared with (epoch seconds)."""
+        ...
+
 
 class AsyncioScheduler:
     """Schedules on the running asyncio loop (looked up when scheduling, so it works in any loop)."""
+
+    def now(self) -> float:
+        return time.time()
 
     def call_later(self, delay: float, callback: Callable[[], None]) -> Handle:
         import asyncio
@@ -64,6 +72,9 @@ class FakeScheduler:
         handle = _FakeHandle()
         heapq.heappush(self._queue, (self.clock.now() + max(0.0, delay), next(self._order), handle, callback))
         return handle
+
+    def now(self) -> float:
+        return self.clock.now()
 
     def advance(self, seconds: float = 0.0) -> int:
         """Move the clock forward, running every callback that falls due on the way; returns how many ran."""
@@ -103,7 +114,9 @@ class AutoResponder:
         scheduler: Scheduler,
         deliver: Deliver,
         log: Callable[[Decision], None] | None = None,
+        clock: Callable[[], float] | None = None,
     ) -> None:
+        self.clock = clock
         self.rules = rules
         self.scheduler = scheduler
         self.deliver = deliver
@@ -120,6 +133,10 @@ class AutoResponder:
         rule = self.rules.match(call)
         if rule is None:
             return None
+        late = self._past_deadline(call, rule, self._now() + rule.delay_ms / 1000.0)
+        if late:
+            self._note(call, "skipped", late, rule)
+            return None
         self._note(call, "scheduled", f"rule at line {rule.line}, after {rule.delay_ms} ms", rule)
         self._scheduled[id(call)] = self.scheduler.call_later(
             rule.delay_ms / 1000.0, lambda: self._fire(call, rule)
@@ -133,8 +150,27 @@ class AutoResponder:
             who = (first.answered_by or first.sender or "someone") if first is not None else "someone"
             self._note(call, "skipped", f"already answered by {who}", rule)
             return
+        late = self._past_deadline(call, rule, self._now())
+        if late:
+            self._note(call, "skipped", late, rule)
+            return
         self._note(call, "sent", f"rule at line {rule.line}", rule)
         self.deliver(call, rule.draft(call), rule)
+
+    def _now(self) -> float:
+        return self.clock() if self.clock is not None else self.scheduler.now()
+
+    @staticmethod
+    def _past_deadline(call: Call, rule: Rule, at: float) -> str:
+        """Why an answer sent at ``at`` would be late (empty when it is not, or the rule allows it)."""
+        deadline = call.deadline
+        if rule.send_late or deadline is None or at <= deadline:
+            return ""
+        return (
+            f"rule at line {rule.line} would answer {at - deadline:.1f} s past the request's deadline "
+            f"(timeout {call.request.timeout_ms} ms, delay_ms {rule.delay_ms}): not sent; "
+            "send_late = true in the rule sends it anyway"
+        )
 
     def _note(self, call: Call, action: str, reason: str, rule: Rule) -> None:
         decision = Decision(call.call_id, call.tool, action, reason, rule.line)

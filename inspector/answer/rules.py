@@ -6,6 +6,7 @@ Example::
     tool = "read_*"                  # a glob on toolName
     result = { content = "hello", size = 5 }
     delay_ms = 200                   # optional
+    send_late = true                 # optional: answer even past the request's deadline
 
     [[rule]]
     tool = "*"
@@ -13,7 +14,10 @@ Example::
     message = "Tool '{toolName}' is not supported by this client"   # optional, {toolName} {timeoutMs}
 
 The first matching rule wins. Rules answer only requests a client may execute (``client`` and
-``either``); ``execution = "client"`` or ``"either"`` in a rule narrows it further.
+``either``); ``execution = "client"`` or ``"either"`` in a rule narrows it further. An answer that would
+go out after the request's deadline is skipped (and the skip logged), as the answer screen refuses a
+late answer without a confirmation, unless the rule says ``send_late = true``: the requester has
+usually given up by then (Alicia's mcp-assistant bridge drops an answer after its 30 s).
 """
 
 from __future__ import annotations
@@ -33,7 +37,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - Python 3.10
     import tomli as tomllib
 
-KEYS = ("tool", "result", "error", "message", "delay_ms", "execution")
+KEYS = ("tool", "result", "error", "message", "delay_ms", "execution", "send_late")
 _EXECUTIONS = {
     "client": (Executor.CLIENT,),
     "either": (Executor.EITHER,),
@@ -65,6 +69,7 @@ class Rule:
     delay_ms: int = 0
     execution: str = "any"
     line: int = 0
+    send_late: bool = False
 
     def matches(self, call: Call) -> bool:
         """True for a client/either request whose tool name matches the glob."""
@@ -208,6 +213,9 @@ def _rule(raw: Any, path: str, lines: list[str], start: int, end: int) -> Rule:
     delay = raw.get("delay_ms", 0)
     if isinstance(delay, bool) or not isinstance(delay, int) or delay < 0:
         raise fail("delay_ms", "delay_ms must be a whole number of milliseconds, 0 or more")
+    send_late = raw.get("send_late", False)
+    if not isinstance(send_late, bool):
+        raise fail("send_late", "send_late must be true or false (answer even past the deadline)")
     execution = raw.get("execution", "any")
     if execution not in _EXECUTIONS:
         raise fail(
@@ -221,4 +229,5 @@ def _rule(raw: Any, path: str, lines: list[str], start: int, end: int) -> Rule:
         delay_ms=delay,
         execution=execution,
         line=start + 1,
+        send_late=send_late,
     )

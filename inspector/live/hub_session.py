@@ -93,7 +93,9 @@ class HubSession(LiveSession):
         path = None if options.no_record else (options.record or default_recording_path(name))
         if path and options.record:
             path, options.recording_note = record_target.choose(path, where, append=options.append)
-        header = {"room": where, "url": where, "identity": role, "source": "alicia-hub", "role": role}
+        header: dict[str, Any] = {"room": where, "url": where, "identity": role, "source": "alicia-hub"}
+        header["role"] = role
+        header["tool_timeout_ms"] = max(1, int((options.tool_timeout or 30.0) * 1000))
         from inspector import __version__
 
         header["inspector"] = __version__
@@ -116,7 +118,9 @@ class HubSession(LiveSession):
         self.engine: AutoResponder | None = None
         self.decisions: list[Decision] = []
         if ruleset is not None and len(ruleset):
-            self.engine = AutoResponder(ruleset, AsyncioScheduler(), self._deliver, log=self.decisions.append)
+            self.engine = AutoResponder(
+                ruleset, AsyncioScheduler(), self._deliver, log=self._decided, clock=self.store.clock.now
+            )
             self.source.watch_events(self._offer)
 
     @classmethod

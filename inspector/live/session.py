@@ -107,7 +107,9 @@ class LiveSession:
         self.engine: AutoResponder | None = None
         self.decisions: list[Decision] = []
         if ruleset is not None and len(ruleset):
-            self.engine = AutoResponder(ruleset, AsyncioScheduler(), self._deliver, log=self.decisions.append)
+            self.engine = AutoResponder(
+                ruleset, AsyncioScheduler(), self._deliver, log=self._decided, clock=self.store.clock.now
+            )
             self.source.watch_events(self._offer)
 
     @classmethod
@@ -154,12 +156,20 @@ class LiveSession:
                 if call is not None and call.request is event:
                     self.engine.offer(call)
 
+    def _decided(self, decision: Decision) -> None:
+        """Keep every decision; say the skips where the user looks (the list, the headless output)."""
+        self.decisions.append(decision)
+        if decision.action == "skipped":
+            self.source.room_event(
+                "auto-responder", f"did not answer {decision.tool} {decision.call_id}: {decision.reason}"
+            )
+
     def _deliver(self, call: Call, draft, rule: Rule) -> None:
         asyncio.get_running_loop().create_task(self._auto_send(call, draft, rule))
 
     async def _auto_send(self, call: Call, draft, rule: Rule) -> None:
         try:
-            await self.source.send_answer(call, draft, confirm_late=True, answered_by="auto")
+            await self.source.send_answer(call, draft, confirm_late=rule.send_late, answered_by="auto")
         except AnswerError as exc:
             self.source.room_event(
                 "auto-responder",

@@ -31,6 +31,14 @@ OUTCOME_STATE = {  # the state a call's deciding result puts it in
 }
 
 
+NOTES = "notes"
+"""``Request.extra[NOTES]``: what a reading of the whole session found about a call, by kind, each a
+sentence for people (the hub's: ``link``, ``undelivered``, ``failure_as_text``)."""
+ALSO_IN = "also_in"
+"""``Request.extra[ALSO_IN]``: another group the call belongs to (a phone request of the bridge also
+belongs to the agent's conversation); a group filter matches either."""
+
+
 class Call:
     """A tool request and its results; the first result decides, later ones are duplicates."""
 
@@ -60,6 +68,17 @@ class Call:
     def result(self) -> Result | None:
         """The result that decides the call's state (the first one received)."""
         return self.results[0] if self.results else None
+
+    @property
+    def notes(self) -> dict[str, str]:
+        """What a reading of the session found about this call (see :data:`NOTES`); empty when nothing."""
+        notes = self.request.extra.get(NOTES)
+        return notes if isinstance(notes, dict) else {}
+
+    @property
+    def undelivered(self) -> bool:
+        """Unanswered, and known never to have reached its executor (the hub had no assistant)."""
+        return not self.results and "undelivered" in self.notes
 
     @property
     def duplicates(self) -> int:

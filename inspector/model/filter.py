@@ -28,7 +28,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from inspector.model.call import OUTCOME_STATE, Call, Item, OrphanResult, State
+from inspector.model.call import ALSO_IN, OUTCOME_STATE, Call, Item, OrphanResult, State
 from inspector.model.events import Executor, Malformed, Message
 from inspector.model.filter_syntax import (
     FIELDS,
@@ -185,20 +185,32 @@ def _group_of(item: object) -> str | None:
     return None
 
 
+def _also_in(item: object) -> str | None:
+    """The second group of a call that belongs to two (see :data:`inspector.model.call.ALSO_IN`)."""
+    if isinstance(item, Call):
+        also = item.request.extra.get(ALSO_IN)
+        return also if isinstance(also, str) and also else None
+    return None
+
+
 def _group_test(value: str) -> Predicate:
     low = value.lower()
     if _GLOB_CHARS.search(low):
         match = re.compile(fnmatch.translate(low)).match
 
         def by_glob(item: object, now: float | None) -> bool:
-            group = _group_of(item)
-            return group is not None and match(_lower(group)) is not None
+            group, also = _group_of(item), _also_in(item)
+            return (group is not None and match(_lower(group)) is not None) or (
+                also is not None and match(_lower(also)) is not None
+            )
 
         return by_glob
 
     def by_prefix(item: object, now: float | None) -> bool:
-        group = _group_of(item)
-        return group is not None and _lower(group).startswith(low)
+        group, also = _group_of(item), _also_in(item)
+        return (group is not None and _lower(group).startswith(low)) or (
+            also is not None and _lower(also).startswith(low)
+        )
 
     return by_prefix
 

@@ -54,6 +54,10 @@ class CallStore:
         """Call ``listener(item)`` after every change (the item created or updated)."""
         self._listeners.append(listener)
 
+    def touch(self, item: Item) -> None:
+        """Tell the listeners that ``item`` changed though no event came (a note added to a call)."""
+        self._changed(item)
+
     def _changed(self, item: Item) -> None:
         self.version += 1
         for listener in self._listeners:

@@ -54,8 +54,14 @@ def decode_request(
     elif executor is None:
         problems.append(f"unknown execution {one_line(repr(execution), 40)}: {_EXECUTION_REASON}")
     timeout = body.get("timeoutMs")
-    if timeout is None:
+    timeout_ms: int | None
+    if timeout is None and executor is Executor.SERVER and extra.get("stanzaId") is None:
+        # the coded generation (longregen/alicia's Go agent) waits on no server tool: agent/agent.go calls
+        # it with no limit, so no countdown; the documented one gives every request the 30 s default
+        timeout_ms = None
+    elif timeout is None:
         timeout_ms = DEFAULT_TIMEOUT_MS
+        extra["default_timeout"] = True  # not sent: a source that knows who waits may set its own
     elif isinstance(timeout, int) and not isinstance(timeout, bool) and timeout > 0:
         timeout_ms = timeout
     elif isinstance(timeout, float) and timeout.is_integer() and timeout > 0:

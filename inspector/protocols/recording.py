@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import base64
 import binascii
+import itertools
 import json
 import os
 import re
@@ -24,6 +25,7 @@ import orjson
 from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef, Result
 from inspector.protocols import FormatError, alicia
+from inspector.protocols.alicia_hub_reading import HubReading
 from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
 
 NAME = "recording"
@@ -192,13 +194,30 @@ def check_header(line: bytes, path: str) -> dict[str, Any]:
 
 
 def read(path: str) -> Iterator[Event]:
+    """The events of a recording; a hub's are read together as the live source read them
+    (:mod:`inspector.protocols.alicia_hub_reading`: countdowns, phone calls, delivery, echoes)."""
+    header: dict[str, Any] = {}
+    events = _read(path, header)
+    first = next(events, None)
+    if first is None:
+        return
+    if header.get("source") == "alicia-hub":
+        timeout = header.get("tool_timeout_ms")
+        reading = HubReading(tool_timeout_ms=timeout if isinstance(timeout, int) and timeout > 0 else 30000)
+        yield from reading.feed_all(itertools.chain([first], events))
+        return
+    yield first
+    yield from events
+
+
+def _read(path: str, header: dict[str, Any]) -> Iterator[Event]:
     offset = 0
     with open(path, "rb") as fh:
         header_line = fh.readline()
         if not header_line.strip() and not fh.read(1):
             return  # an empty recording: a session that has not written its header yet
         try:
-            check_header(header_line, path)
+            header.update(check_header(header_line, path))
         except (ValueError, RecursionError) as exc:
             if isinstance(exc, FormatError):
                 raise

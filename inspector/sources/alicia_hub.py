@@ -23,9 +23,10 @@ import msgpack
 
 from inspector.answer import compose
 from inspector.answer.stanzas import StanzaCounter
-from inspector.model import Call, CallStore, Request
+from inspector.model import Call, CallStore
 from inspector.model.events import Event
 from inspector.protocols import alicia_hub as hub
+from inspector.protocols.alicia_hub_reading import HubReading
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
 from inspector.sources.livekit_room import safe_url
@@ -70,7 +71,9 @@ class HubSource(PacketSource):
         self.connect_timeout = connect_timeout
         self.origin = origin  # ws.go's CheckOrigin: sent only when asked (--origin)
         self.stanzas = StanzaCounter(store.clock.now, persist=False)  # hub envelopes carry no stanzaId
+        self.reading = HubReading(tool_timeout_ms=self.tool_timeout_ms)
         self.ingest.on_event = self._adjust
+        self._judging: asyncio.TimerHandle | None = None
         self.relays = 0  # frames the hub passed on unchanged (see _relay)
         self.lost: asyncio.Event | None = None
         self.give_up_after: float | None = None
@@ -164,6 +167,9 @@ class HubSource(PacketSource):
             self._set_state(status=SourceStatus.DISCONNECTED, detail="left the hub")
 
     async def leave_quietly(self) -> None:
+        if self._judging is not None:
+            self._judging.cancel()
+            self._judging = None
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             if task is not asyncio.current_task():
@@ -237,6 +243,7 @@ class HubSource(PacketSource):
             self._relay(frame)
             return
         self.receive(frame.data, participant=f"{frame.src} → {frame.dst}")
+        self._judge_later()
 
     def _relay(self, frame: hub.MonitorFrame) -> None:
         """The hub passing on bytes it received: recorded (as ``relay``), not threaded a second time."""
@@ -251,10 +258,30 @@ class HubSource(PacketSource):
     def _events(self, events: list[Event]) -> None:
         self._emit_events(events)
 
-    def _adjust(self, event: Event) -> None:
-        """A request from the hub carries no timeout: give it the bridge's wait (or ``--tool-timeout``)."""
-        if isinstance(event, Request) and "timeoutMs" not in _body(event):
-            event.timeout_ms = self.tool_timeout_ms
+    def _adjust(self, event: Event) -> bool:
+        """Read each event with the ones before it (:class:`HubReading`); False leaves out an echo."""
+        return self.reading.feed(event)
+
+    def _judge_later(self) -> None:
+        """Mark, when their time comes, the requests the assistant may never have got (a monitor)."""
+        when = self.reading.next_judgement()
+        if when is None or self._judging is not None:
+            return
+        try:
+            loop = asyncio.get_running_loop()
+        except RuntimeError:
+            return
+        delay = max(0.0, when - self.store.clock.now()) + 0.05
+
+        def judge() -> None:
+            self._judging = None
+            for request in self.reading.judge(self.store.clock.now()):
+                call = self.store.find(request.group, request.call_id)
+                if call is not None:
+                    self.store.touch(call)
+            self._judge_later()
+
+        self._judging = loop.call_later(delay, judge)
 
     async def _heartbeat(self, conn: Any) -> None:
         data = hub.heartbeat()
@@ -303,16 +330,6 @@ class HubSource(PacketSource):
         if conn is None or self.state.status is not SourceStatus.CONNECTED:
             raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
         await conn.send(data)
-
-
-def _body(request: Request) -> dict[str, Any]:
-    raw = request.raw
-    try:
-        env = hub.decode(raw.data) if raw is not None and raw.data else {}
-    except hub.FrameError:
-        return {}
-    body = env.get("body")
-    return body if isinstance(body, dict) else {}
 
 
 def _words(exc: BaseException) -> str:

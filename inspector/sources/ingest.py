@@ -31,7 +31,8 @@ class PacketIngest:
         self.count = 0
         self.record_error = ""
         self.on_record_error: Callable[[str], None] | None = None
-        self.on_event: Callable[[Event], None] | None = None  # sees each event before it is threaded
+        self.on_event: Callable[[Event], bool] | None = None
+        """Sees each event before it is threaded; False leaves it out (a hub's echo of a message)."""
 
     def packet(
         self,
@@ -92,9 +93,9 @@ class PacketIngest:
                     self.on_record_error(self.record_error)
         ingest = self.store.ingest
         adjust = self.on_event
+        if adjust is not None:
+            events = [event for event in events if adjust(event)]
         for event in events:
-            if adjust is not None:
-                adjust(event)
             if isinstance(event, Request) and participant:
                 event.extra["participant"] = participant  # where an answer goes (not a stanza's role)
             if isinstance(event, Result):

@@ -149,11 +149,24 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
     if flags.plain:
         text.append("\n")
         text.append_text(flags)
+    for kind, said in call.notes.items():
+        text.append("\n")
+        label, color = NOTE_LABELS.get(kind, (kind, theme.muted))
+        text.append(f"{label}: ", Style(color=theme.overdue if color == "warn" else theme.muted, bold=True))
+        text.append(inline(said, 600), Style(color=theme.muted))
     if request.violation:
         text.append("\n")
         text.append("⚠ protocol violation: ", Style(color=theme.violation, bold=True))
         text.append(inline(request.violation, 500), Style(color=theme.violation))
     return text
+
+
+NOTE_LABELS = {
+    "link": ("phone call", "muted"),
+    "undelivered": ("not delivered", "warn"),
+    "failure_as_text": ("failure reported as success", "warn"),
+}
+"""How the detail names each note of :data:`inspector.model.call.NOTES`."""
 
 
 def _timings(call: Call, now: float | None) -> list[tuple[str, object]]:

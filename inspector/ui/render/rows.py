@@ -155,6 +155,10 @@ def _summary(item: Item) -> list[tuple[str, str]]:
             error = " ".join(p for p in (first.error_code, first.error_message) if p)
             pieces.append(("  " + one_line(error, 160), "failed"))
         flags = []
+        if item.undelivered:
+            flags.append("not delivered")
+        if "failure_as_text" in item.notes:
+            flags.append("failure reported as success")
         if item.late:
             flags.append("late")
         if item.duplicates:
