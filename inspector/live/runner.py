@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import os
 import signal
 import sys
 from collections.abc import Awaitable, Callable
@@ -96,6 +97,8 @@ async def run_headless(
             loop.add_signal_handler(sig, stop.set)
         except (NotImplementedError, RuntimeError):  # pragma: no cover - not the main thread / Windows
             pass
+    if session.source.can_reclaim:
+        _reclaim_on_request(session, printer, loop)
     from inspector.sources.rejoin import stay_joined
 
     staying = asyncio.ensure_future(stay_joined(session.source, stop, give_up_after=options.give_up_after))
@@ -118,6 +121,44 @@ async def run_headless(
         err.write(f"inspector live: the {what} connection was lost ({session.redact(outcome.reason)})\n")
         return EXIT_LOST
     return recording_verdict(session, err, EXIT_OK)
+
+
+def _reclaim_on_request(session: LiveSession, printer: Printer, loop: asyncio.AbstractEventLoop) -> None:
+    """Headless, a displaced hub assistant takes its role back on SIGUSR1 or a line 'reclaim' on stdin."""
+    source = session.source
+
+    def reclaim() -> None:
+        async def run() -> None:
+            try:
+                await source.reclaim()
+            except Exception as exc:  # noqa: BLE001 - said, never a crash
+                printer.note("assistant-role", f"could not take the role back: {session.redact(str(exc))}")
+
+        loop.create_task(run())
+
+    try:
+        loop.add_signal_handler(signal.SIGUSR1, reclaim)
+    except (NotImplementedError, RuntimeError, AttributeError):  # pragma: no cover - Windows
+        pass
+    try:
+        fd = sys.stdin.fileno()
+    except (AttributeError, OSError, ValueError):
+        return
+
+    def line() -> None:
+        try:
+            data = os.read(fd, 4096)
+        except OSError:
+            data = b""
+        if not data:
+            loop.remove_reader(fd)  # end of input: the signal still works
+        elif b"reclaim" in data:
+            reclaim()
+
+    try:
+        loop.add_reader(fd, line)
+    except (OSError, ValueError, NotImplementedError):  # a regular file or /dev/null: no lines to wait for
+        pass
 
 
 def recording_verdict(session: LiveSession, err: IO[str], code: int) -> int:

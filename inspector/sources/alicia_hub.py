@@ -28,7 +28,8 @@ from inspector.model.events import Event
 from inspector.protocols import alicia_hub as hub
 from inspector.protocols.alicia_hub_reading import HubReading
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus
+from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
+from inspector.sources.hub_role import RECLAIM, RoleClaim, RoleWatch
 from inspector.sources.livekit_room import safe_url
 from inspector.textsafe import one_line
 
@@ -36,7 +37,7 @@ REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry
 MAX_FRAME = 1 << 24  # the hub sets no read limit (gorilla's default); a sanity cap for a person's answer
 
 
-class HubSource(PacketSource):
+class HubSource(RoleClaim):
     """One connection to the hub in the ``monitor`` or ``assistant`` role."""
 
     name = "alicia-hub"
@@ -74,6 +75,9 @@ class HubSource(PacketSource):
         self.reading = HubReading(tool_timeout_ms=self.tool_timeout_ms)
         self.ingest.on_event = self._adjust
         self._judging: asyncio.TimerHandle | None = None
+        self.watch: RoleWatch | None = None  # the assistant's monitor beside it (sources/hub_role.py)
+        self.displaced = ""  # why another assistant has the role, while it has
+        self._heartbeats: asyncio.Task[None] | None = None
         self.relays = 0  # frames the hub passed on unchanged (see _relay)
         self.lost: asyncio.Event | None = None
         self.give_up_after: float | None = None
@@ -87,6 +91,11 @@ class HubSource(PacketSource):
     @property
     def label(self) -> str:
         return f"hub {self.role} {self.display_url}"
+
+    @property
+    def can_reclaim(self) -> bool:  # type: ignore[override]
+        """The assistant may take its role back after another took it (:meth:`reclaim`)."""
+        return self.role == "assistant"
 
     # -- lifecycle -----------------------------------------------------------------------
     async def start(self) -> None:
@@ -106,11 +115,13 @@ class HubSource(PacketSource):
                 open_timeout=self.connect_timeout,
                 max_size=None,  # the hub sets no read limit and forwards frames of any size
             )
-            await self._conn.send(hub.subscribe(self.role))
-            ack = await self._await_ack(hub.SUBSCRIBE_ACK)
-            if not ack.success:
-                self._fail(f"{REFUSED}: {ack.error or 'no reason given'}")
-            if self.role == "assistant":
+            claiming = not (self.role == "assistant" and self.displaced)
+            if claiming:  # displaced, a reconnection claims nothing until the user takes the role back
+                await self._conn.send(hub.subscribe(self.role))
+                ack = await self._await_ack(hub.SUBSCRIBE_ACK)
+                if not ack.success:
+                    self._fail(f"{REFUSED}: {ack.error or 'no reason given'}")
+            if self.role == "assistant" and claiming:
                 await self._register()
         except LiveConnectError:
             await self.leave_quietly()
@@ -121,11 +132,22 @@ class HubSource(PacketSource):
         # participants: the hub for an assistant; for a monitor, the roles it has seen send (client, agent...)
         peers = ("hub",) if self.role == "assistant" else ()
         self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=peers)
-        self.room_event("connection", f"connected to {self.display_url} as {self.role}")
+        if claiming:
+            self.room_event("connection", f"connected to {self.display_url} as {self.role}")
+        else:
+            self.room_event("connection", f"connected to {self.display_url}, not as the assistant: {RECLAIM}")
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(self._conn))]
         if self.role == "assistant":
-            self._tasks.append(loop.create_task(self._heartbeat(self._conn)))
+            await self._watch_role()
+            if claiming:
+                self._tasks.append(loop.create_task(self._heartbeat(self._conn)))
+
+    async def _send(self, conn: Any, data: bytes) -> None:
+        """Send on the assistant connection, counted so that the role watch knows the frame is ours."""
+        if self.watch is not None:
+            self.watch.sent(data)
+        await conn.send(data)
 
     async def _await_ack(self, kind: int) -> hub.Ack:
         """Read frames until the ack of ``kind``; anything else that arrives first is threaded."""
@@ -170,6 +192,10 @@ class HubSource(PacketSource):
         if self._judging is not None:
             self._judging.cancel()
             self._judging = None
+        watch, self.watch = self.watch, None
+        if watch is not None:
+            await watch.stop()
+        self._heartbeats = None
         tasks, self._tasks = self._tasks, []
         for task in tasks:
             if task is not asyncio.current_task():
@@ -226,6 +252,11 @@ class HubSource(PacketSource):
         if isinstance(data, str):
             data = data.encode()
         if self.role != "monitor":
+            if self.watch is not None:
+                self.watch.got(data)
+            ack = hub.read_ack(data, hub.SUBSCRIBE_ACK) if self.watch is not None else None
+            if ack is not None and not ack.success:
+                self.room_event("assistant-role", f"the hub refused the assistant role: {ack.error or '?'}")
             self.receive(data, participant="server")
             return
         try:
@@ -285,9 +316,10 @@ class HubSource(PacketSource):
 
     async def _heartbeat(self, conn: Any) -> None:
         data = hub.heartbeat()
+        self._heartbeats = asyncio.current_task()
         while True:  # one at once, then every heartbeat_every seconds (as the Android assistant does)
             try:
-                await conn.send(data)
+                await self._send(conn, data)
             except Exception:  # noqa: BLE001 - the reader notices the lost connection
                 return
             if self.writer is not None:  # recorded, not listed: one every 15 s would bury the calls
@@ -329,7 +361,7 @@ class HubSource(PacketSource):
         conn = self._conn
         if conn is None or self.state.status is not SourceStatus.CONNECTED:
             raise AnswerRefused(f"not connected ({self.state.status.value}): the answer was not sent")
-        await conn.send(data)
+        await self._send(conn, data)
 
 
 def _words(exc: BaseException) -> str:

@@ -70,11 +70,13 @@ class SourceState:
     """While reconnecting: the try that comes next (0 when not retrying)."""
     retry_in: float = 0.0
     """While reconnecting: seconds from the change of state to that try."""
+    warning: str = ""
+    """Something the user must know before the rest (a hub assistant displaced by another): first."""
 
     @property
     def label(self) -> str:
         """One line for a status bar, e.g. ``connected · 2 participants · rec`` (the room is in ``label``)."""
-        parts = [self.status.value]
+        parts = [self.warning, self.status.value] if self.warning else [self.status.value]
         if self.status is SourceStatus.CONNECTED:
             count = len(self.participants)
             parts.append(f"{count} participant{'s' if count != 1 else ''}")
@@ -141,6 +143,8 @@ class Source:
     can_answer: bool = False
     can_follow: bool = False
     can_seek: bool = False
+    can_reclaim: bool = False
+    """A role another peer can take from it can be taken back (:meth:`reclaim`: the hub's assistant)."""
     store: CallStore  # the store it threads its events into (set by every source)
 
     def __init__(self) -> None:
@@ -192,6 +196,10 @@ class Source:
 
     async def stop(self) -> None:
         """Stop producing events and release what was opened."""
+
+    async def reclaim(self) -> None:
+        """Take back a role another peer took (only when ``can_reclaim``)."""
+        raise AnswerRefused(f"{self.name} has no role to take back")
 
     def packet_overhead(self, call: Call) -> int:
         """Bytes the transport adds around an answer to ``call`` (0 where there is no packet limit)."""

@@ -110,6 +110,14 @@ KEYS: tuple[Key, ...] = (
         "answer", "a", "answer", "Answer", "main", show=True, tooltip="Answer a pending client request (live)"
     ),
     Key(
+        "reclaim",
+        "R",
+        "reclaim",
+        "Take the role back",
+        "main",
+        tooltip="Hub assistant displaced by another: subscribe as the assistant again (heartbeats resume)",
+    ),
+    Key(
         "play-pause", "space", "play_pause", "Play/pause", "main", show=True, tooltip="Replay: play or pause"
     ),
     Key("step-prev", "left_square_bracket", "step(-1)", "Step back", "main", show=True),
@@ -167,6 +175,7 @@ MODE_ACTIONS = {
     "speed": "replay",
     "toggle_follow": "files",
     "answer": "live",
+    "reclaim": "reclaim",
 }
 """Actions that only mean something in one kind of session (hidden from the footer and palette elsewhere)."""
 

@@ -87,6 +87,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             opened=session.opened,
         )
         self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
+        self._warned = ""  # the source warning last told in a notice
         self._filter_timer: Timer | None = None
         self._flush_timer: Timer | None = None
 
@@ -161,6 +162,8 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys of another mode (replay transport, follow, answer) are hidden from the footer and palette."""
         wanted = keys.MODE_ACTIONS.get(action)
+        if wanted == "reclaim":  # a role another peer can take: the hub's assistant
+            return self.source.can_reclaim
         return wanted is None or wanted == self.mode
 
     @property
@@ -205,6 +208,12 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self.post_message(SourceChanged())
 
     def on_source_changed(self, message: SourceChanged) -> None:
+        warning = self.source.state.warning
+        if warning and warning != self._warned:
+            self.app.notify(
+                f"{warning}. Press R to take it back.", title="Hub assistant", severity="warning", timeout=15
+            )
+        self._warned = warning
         self._update_status()
 
     async def on_unmount(self) -> None:

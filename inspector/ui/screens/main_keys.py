@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 
 from textual.widgets import Input
 
+from inspector.textsafe import one_line
 from inspector.ui.view import JUMPS
 
 if TYPE_CHECKING:
@@ -212,6 +213,20 @@ class MainKeys:
         item = self.call_list.item
         if item is not None:
             self.calls_out.pager(item, self.now)
+
+    def action_reclaim(self: MainView) -> None:
+        """The hub's assistant takes its role back (see sources/hub_role.py)."""
+        source = self.source
+
+        async def reclaim() -> None:
+            try:
+                await source.reclaim()
+            except Exception as exc:  # noqa: BLE001 - said, never a crash
+                self.app.notify(one_line(str(exc), 300), severity="error", timeout=6)
+            else:
+                self.app.notify("Took the assistant role back.", timeout=4)
+
+        self.run_worker(reclaim(), group="reclaim", exit_on_error=False, description="taking the role back")
 
     def action_answer(self: MainView) -> None:
         from inspector.ui.screens.answer import AnswerScreen
