@@ -3,6 +3,7 @@
 from inspector.model.call import Call, OrphanResult, State
 from inspector.model.clock import Clock, FakeClock, SystemClock
 from inspector.model.events import (
+    Adopt,
     Event,
     Executor,
     Malformed,
@@ -17,6 +18,7 @@ from inspector.model.events import (
 from inspector.model.store import CallStore
 
 __all__ = [
+    "Adopt",
     "Call",
     "CallStore",
     "Clock",

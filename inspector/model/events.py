@@ -156,4 +156,14 @@ class Skipped:
     where: str = ""
 
 
-Event = Union[Request, Result, Message, Malformed, Skipped]  # noqa: UP007 - a runtime alias (a Marker is a Message)
+@dataclass(slots=True)
+class Adopt:
+    """A call already threaded goes under another one, found to have started it only afterwards (the
+    bridge's half of a phone tool call reaching a hub monitor before the agent's half)."""
+
+    group: str
+    call_id: str
+    parent_id: str
+
+
+Event = Union[Request, Result, Message, Malformed, Skipped, Adopt]  # noqa: UP007 - a runtime alias (a Marker is a Message)

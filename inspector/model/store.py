@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Iterator
 
 from inspector.model.call import Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, EndOfRecording, SystemClock
-from inspector.model.events import Event, Malformed, Message, Request, Result, Skipped
+from inspector.model.events import Adopt, Event, Malformed, Message, Request, Result, Skipped
 
 MAX_GROUPS = 10_000
 """Conversations remembered by name (enough to know there are several; a flood of names stays bounded)."""
@@ -84,6 +84,11 @@ class CallStore:
             self.message_count += 1
             item = event
             self._place(event, event.parent_id, ns)
+        elif isinstance(event, Adopt):
+            adopted = self._adopt(event, ns)
+            if adopted is None:
+                return event  # type: ignore[return-value] # either call is gone: nothing moves
+            item = adopted
         elif isinstance(event, Skipped):
             self.skipped[event.kind] = self.skipped.get(event.kind, 0) + 1
             return event  # type: ignore[return-value]
@@ -104,6 +109,23 @@ class CallStore:
             self._attach(parent, item)
         else:
             self.items.append(item)
+
+    def _adopt(self, event: Adopt, ns: str) -> Call | None:
+        """Move a top-level call under its parent (both threaded already); None when one is unknown."""
+        child = self.find(event.group, event.call_id, ns)
+        parent = self._by_id.get((ns, event.parent_id))
+        if child is None or parent is None or child.parent is not None or child is parent:
+            return None
+        if any(node is child for node in parent.walk()) or any(node is parent for node in child.walk()):
+            return None
+        index = next((i for i in range(len(self.items) - 1, -1, -1) if self.items[i] is child), None)
+        if index is None:
+            return None
+        del self.items[index]
+        self.removed_top += 1
+        child.request.parent_id = event.parent_id
+        self._attach(parent, child)
+        return child
 
     def _attach(self, parent: Call, item: Item) -> None:
         parent.children.append(item)

@@ -16,9 +16,11 @@ Facts from longregen/alicia (read, not copied), the reasons for each rule:
   writes its request before it calls MCP, the hub copies an agent's frame to the monitors before it
   decodes it and the bridge's only after routing it (``api/server/ws.go``), and the agent's MCP client
   serves one call at a time (``agent/mcp.go``, a mutex), so the bridge's request goes to the earliest
-  unanswered agent call of that tool and arguments. Two identical calls in flight in two conversations
-  at once may be swapped. The bridge's request is nested under the agent's call and also belongs to its
-  conversation (a ``group:`` filter keeps both).
+  unanswered agent call of that tool and arguments. The two copies come from two connections' goroutines
+  and do race: on a loaded machine the bridge's copy came first in 2 of 5 calls; one that comes at most
+  2 s before its agent call is moved under it when that arrives. Two identical calls in flight in two
+  conversations at once may be swapped. The bridge's request is nested under the agent's call and also
+  belongs to its conversation (a ``group:`` filter keeps both).
 * **failures as text**: the bridge turns a failed tool into the text ``Error: tool error: …`` and the
   agent passes any MCP text on as ``success: true`` (``agent/mcp.go``): such a result gets a note.
 * **delivery**: the hub copies a request for the assistant to the monitors *before* it checks that an
@@ -38,7 +40,7 @@ from collections.abc import Iterable, Iterator
 from typing import Any
 
 from inspector.model.call import ALSO_IN, NOTES
-from inspector.model.events import Event, Executor, Message, Outcome, Request, Result
+from inspector.model.events import Adopt, Event, Executor, Message, Outcome, Request, Result
 from inspector.timefmt import clock_text
 
 PHONE_PREFIX = "assistant:"  # the agent's name for the bridge's tools (agent/mcp.go: server name + ":")
@@ -80,8 +82,9 @@ class HubReading:
         self._waiting: deque[tuple[Request, float | None]] = deque()  # sent to the assistant, unanswered
 
     # -- the stream -------------------------------------------------------------------------------
-    def feed(self, event: Event) -> bool:
-        """Take one event before it is threaded; False when it must not be threaded (an echo)."""
+    def feed(self, event: Event) -> list[Event]:
+        """Take one event before it is threaded: the events to thread in its place (none for an echo;
+        the event and an :class:`~inspector.model.events.Adopt` for a phone call found late)."""
         ts = getattr(event, "ts", None)
         if isinstance(ts, (int, float)) and self.first_ts is None:
             self.first_ts = float(ts)
@@ -90,12 +93,13 @@ class HubReading:
         if src == "assistant":
             self._sign(ts)
         if isinstance(event, Request):
-            self._request(event, src, dst)
-        elif isinstance(event, Result):
+            adopt = self._request(event, src, dst)
+            return [event, adopt] if adopt is not None else [event]
+        if isinstance(event, Result):
             self._result(event, src)
-        elif isinstance(event, Message):
-            return self._message(event, src, dst)
-        return True
+        elif isinstance(event, Message) and not self._message(event, src, dst):
+            return []
+        return [event]
 
     def feed_all(self, events: Iterable[Event]) -> Iterator[Event]:
         """The events to thread, in order; at the end, what the recording's last time settles."""
@@ -104,13 +108,12 @@ class HubReading:
             ts = getattr(event, "ts", None)
             if isinstance(ts, (int, float)):
                 last = float(ts) if last is None else max(last, float(ts))
-            if self.feed(event):
-                yield event
+            yield from self.feed(event)
             if last is not None:
                 self.judge(last)
 
     # -- countdowns and the two halves ------------------------------------------------------------
-    def _request(self, request: Request, src: str, dst: str) -> None:
+    def _request(self, request: Request, src: str, dst: str) -> Adopt | None:
         executor = request.executor
         if request.extra.get("default_timeout") and executor is not None and executor.client_may_answer:
             request.timeout_ms = self.tool_timeout_ms  # the hub sends none; the bridge waits this long
@@ -118,28 +121,31 @@ class HubReading:
             self._server[request.call_id] = request
             while len(self._server) > KEEP:
                 self._server.pop(next(iter(self._server)))
+        adopt = None
         if executor is Executor.SERVER and request.tool.startswith(PHONE_PREFIX) and src == "agent":
-            self._agent_half(request)
+            adopt = self._agent_half(request)
         elif request.group == BRIDGE_CONVERSATION and executor is Executor.CLIENT and dst == "assistant":
             self._bridge_half(request)
         if dst == "assistant":
             self._delivery(request)
+        return adopt
 
-    def _agent_half(self, request: Request) -> None:
+    def _agent_half(self, request: Request) -> Adopt | None:
         for bridge in list(self._bridge):
             if self._same(request, bridge) and _within(bridge.ts, request.ts, EARLY_WITHIN):
                 self._bridge.remove(bridge)
-                self._link(request, bridge, nested=False)
-                return
+                self._link(request, bridge, early=True)
+                return Adopt(bridge.group, bridge.call_id, request.call_id)
         self._agent.append(request)
         while len(self._agent) > KEEP:
             self._agent.popleft()
+        return None
 
     def _bridge_half(self, bridge: Request) -> None:
         for agent in self._agent:
             if self._same(agent, bridge):
                 self._agent.remove(agent)
-                self._link(agent, bridge, nested=True)
+                self._link(agent, bridge, early=False)
                 return
         self._bridge.append(bridge)
         while len(self._bridge) > KEEP:
@@ -151,7 +157,7 @@ class HubReading:
             bridge.params or {}
         )
 
-    def _link(self, agent: Request, bridge: Request, *, nested: bool) -> None:
+    def _link(self, agent: Request, bridge: Request, *, early: bool) -> None:
         self.links += 1
         self._halves[agent.call_id] = bridge
         if agent.group:
@@ -161,14 +167,10 @@ class HubReading:
             "request is the first to follow the agent's unanswered call (the agent's MCP client makes one "
             "call at a time); two identical calls in flight at once may be swapped"
         )
-        if nested:
-            bridge.parent_id = agent.call_id
-            said = f"the bridge's request for the agent's call {agent.call_id} in {agent.group or '?'}"
-        else:
-            said = (
-                f"the bridge's request for the agent's call {agent.call_id} in {agent.group or '?'} "
-                "(it reached the monitor first, so it is shown apart)"
-            )
+        bridge.parent_id = agent.call_id  # (an early one is moved under it by the Adopt event)
+        said = f"the bridge's request for the agent's call {agent.call_id} in {agent.group or '?'}"
+        if early:
+            said += " (it reached the monitor just before the agent's own, the hub's copies racing)"
         note(bridge, "link", f"{said}; {how}")
         note(agent, "link", f"the phone executed it as the bridge's request {bridge.call_id}; {how}")
 

@@ -289,8 +289,8 @@ class HubSource(RoleClaim):
     def _events(self, events: list[Event]) -> None:
         self._emit_events(events)
 
-    def _adjust(self, event: Event) -> bool:
-        """Read each event with the ones before it (:class:`HubReading`); False leaves out an echo."""
+    def _adjust(self, event: Event) -> list[Event]:
+        """Read each event with the ones before it (:class:`HubReading`): the events to thread."""
         return self.reading.feed(event)
 
     def _judge_later(self) -> None:

@@ -85,8 +85,12 @@ class RoleWatch:
                 pass
 
     def reset(self) -> None:
-        """Forget the signs seen so far (we just took the role back)."""
+        """Forget the signs seen so far (we just took the role back): a request the hub gave another
+        assistant before is no sign any more."""
         self._rival_at = None
+        for timer in self._timers:
+            timer.cancel()
+        self._timers.clear()
 
     # -- what our assistant connection does -----------------------------------------------------------
     def sent(self, data: bytes) -> None:

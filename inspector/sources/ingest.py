@@ -31,8 +31,9 @@ class PacketIngest:
         self.count = 0
         self.record_error = ""
         self.on_record_error: Callable[[str], None] | None = None
-        self.on_event: Callable[[Event], bool] | None = None
-        """Sees each event before it is threaded; False leaves it out (a hub's echo of a message)."""
+        self.on_event: Callable[[Event], list[Event]] | None = None
+        """Sees each event before it is threaded and gives the events to thread in its place (none: a
+        hub's echo of a message; more: the event and what it settles)."""
 
     def packet(
         self,
@@ -94,7 +95,7 @@ class PacketIngest:
         ingest = self.store.ingest
         adjust = self.on_event
         if adjust is not None:
-            events = [event for event in events if adjust(event)]
+            events = [kept for event in events for kept in adjust(event)]
         for event in events:
             if isinstance(event, Request) and participant:
                 event.extra["participant"] = participant  # where an answer goes (not a stanza's role)

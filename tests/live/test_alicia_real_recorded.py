@@ -4,7 +4,12 @@ read back without the server, it shows what the live monitor showed.
 
 monitor_turns.jsonl: a monitor while drive.py played five turns (get_battery; get_clipboard, denied;
 get_time and get_battery over REST; get_location, unknown, with ?sync=true; read_screen answered at 35 s,
-after the bridge gave up at 30 s).
+after the bridge gave up at 30 s, by an inspector from before the rules kept to deadlines).
+monitor_race.jsonl: the same on a loaded machine, where the hub's copies of the two halves raced.
+monitor_undelivered.jsonl: the assistant killed (-9) after a heartbeat, a request driven at once.
+assistant_rule_skip.jsonl: the inspector as the assistant, its rule for read_screen (35 s) skipped.
+assistant_displaced.jsonl: the inspector as the assistant, displaced by a second one, then taking the role
+back (SIGUSR1). The later ones are written by tests/live/test_alicia_real.py with ALICIA_REAL_SAVE.
 """
 
 from __future__ import annotations
@@ -175,3 +180,68 @@ def test_an_answered_request_is_never_called_undelivered(recording):
     frame(writer, 1100.0, "client → server", 40, {"conversationId": "c"})
     writer.close()
     assert not read(path).find("__assistant__", "r1").undelivered
+
+
+def test_a_bridge_request_that_reached_the_monitor_first_is_moved_under_the_agents_call():
+    """monitor_race.jsonl: on a loaded machine the hub's two copies raced; two bridge requests came
+    before the agent's call they serve."""
+    raw = [json.loads(line) for line in (HERE / "monitor_race.jsonl").read_text().splitlines()[1:]]
+    order = [
+        r["participant"]
+        for r in raw
+        if r.get("dir") == "in"
+        and (r.get("decoded") or {}).get("type") == 6
+        and r["decoded"]["body"]["toolName"].endswith("get_battery")
+    ]
+    assert order[:2] == ["server → assistant", "agent → server"]  # the bridge's copy first
+    store = read(HERE / "monitor_race.jsonl")
+    top = [c for c in store.items if hasattr(c, "walk")]
+    assert len(top) == 5 and all(c.tool.startswith("assistant:") for c in top)
+    assert all(len(c.children) == 1 and c.children[0].parent is c for c in top)
+    assert sum("just before" in c.children[0].notes["link"] for c in top) == 2
+    assert store.removed_top == 2
+
+
+def test_adopt_moves_a_top_level_call_under_another_and_refuses_a_cycle():
+    from factories import make_request
+
+    from inspector.model import Adopt
+
+    store = CallStore()
+    child = store.ingest(make_request("b", "get_battery", group="__assistant__"))
+    parent = store.ingest(make_request("a", "assistant:get_battery", group="conv"))
+    assert store.ingest(Adopt("__assistant__", "b", "a")) is child
+    assert store.items == [parent] and parent.children == [child] and child.depth == 1
+    assert isinstance(store.ingest(Adopt("conv", "a", "b")), Adopt)  # a parent under its child: no
+    assert isinstance(store.ingest(Adopt("conv", "x", "a")), Adopt)  # unknown: nothing moves
+    assert store.items == [parent]
+
+
+def test_the_request_the_hub_dropped_after_the_assistant_died_is_not_delivered():
+    store = read(HERE / "monitor_undelivered.jsonl")
+    (agent,) = [c for c in store.items if hasattr(c, "walk")]
+    (bridge,) = agent.children
+    assert bridge.undelivered and "no heartbeat after" in bridge.notes["undelivered"]
+    assert "failure_as_text" in agent.notes and "timed out after 30s" in agent.result.data
+    assert not agent.undelivered and agent.deadline is None
+
+
+def test_the_displaced_assistant_said_so_stopped_heartbeats_and_took_the_role_back():
+    raw = [json.loads(line) for line in (HERE / "assistant_displaced.jsonl").read_text().splitlines()[1:]]
+    roles = [(r["t"], r["text"]) for r in raw if r.get("kind") == "assistant-role"]
+    assert [text.split(":")[0] for _, text in roles] == ["displaced", "took the assistant role back"]
+    (start, _), (end, _) = roles
+    beats = [r["t"] for r in raw if r.get("dir") == "out" and (r.get("decoded") or {}).get("type") == 72]
+    assert not [t for t in beats if start < t < end] and [t for t in beats if t > end]
+    store = read(HERE / "assistant_displaced.jsonl")
+    (call,) = store.all_calls()  # the request of the second turn only: the first went to the other
+    assert call.result.answered_by == "auto" and call.result.data == {"level": 87, "charging": True}
+
+
+def test_the_rule_past_the_bridges_wait_was_skipped_and_said():
+    store = read(HERE / "assistant_rule_skip.jsonl")
+    (skip,) = [m.text for m in store.items if isinstance(m, Message) and m.kind == "auto-responder"]
+    assert "read_screen" in skip and "past the request's deadline" in skip and "send_late" in skip
+    screen = next(c for c in store.all_calls() if c.tool == "read_screen")
+    assert not screen.answered
+    assert all(c.answered for c in store.all_calls() if c is not screen)
