@@ -23,14 +23,14 @@ from inspector.model import CallStore, Executor, Message
 from inspector.model.filter import parse_filter
 from inspector.protocols import alicia_hub as hub
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.files import load
+from inspector.protocols.recording import read as read_recording
 
 HERE = Path(__file__).resolve().parent / "alicia_real"
 
 
 def read(path: Path | str) -> CallStore:
     store = CallStore()
-    load([str(path)], store)
+    store.ingest_many(read_recording(str(path)))  # as `inspector dump` reads it
     store.clock = store.end_clock()
     return store
 
