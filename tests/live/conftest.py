@@ -88,3 +88,10 @@ def live_env():
     if reason:
         pytest.skip(reason)
     return {**os.environ, "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+
+
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers",
+        "real_server: runs a real server from ../shared (Alicia's stack: test_alicia_real.py); skips without it",
+    )
