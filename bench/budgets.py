@@ -200,7 +200,7 @@ def bare_parse(path: Path) -> Callable[[], None]:
 
 def child_read(path: str, repeat: int) -> dict[str, float]:
     from inspector.model import CallStore
-    from inspector.session import load
+    from inspector.sources.files import load
 
     base = bare_parse(Path(path))
     loaded = float("inf")

@@ -38,15 +38,15 @@ def test_an_empty_file_takes_the_format_its_name_or_folder_says(tmp_path, relati
     path = tmp_path / relative
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_bytes(b"")
-    assert resolve_format(str(path)).NAME == expected
+    assert resolve_format(str(path)).name == expected
 
 
 def test_an_empty_file_with_a_plain_name_reads_as_no_calls_and_forced_format_wins(tmp_path):
     path = tmp_path / "session.jsonl"
     path.write_bytes(b"\n")
     module = resolve_format(str(path))
-    assert module.NAME == empty.NAME and list(module.read(str(path))) == []
-    assert resolve_format(str(path), "recording").NAME == "recording"
+    assert module.name == empty.NAME and list(module.read(str(path))) == []
+    assert resolve_format(str(path), "recording").name == "recording"
 
 
 @pytest.mark.parametrize("forced", ["recording", "claude", "alicia", "rap", "lmkit"])

@@ -1,21 +1,18 @@
 """Wire formats: one module per format, each turning records or packets into model events.
 
-A format module provides ``NAME``, ``DESCRIPTION``, ``sniff(path, head) -> int`` (0 when the
-content is not this format, higher when surer), ``read(path) -> Iterator[Event]`` (bad records
-become ``Malformed`` events; only a missing or unreadable file raises ``OSError``) and
-``redecode(raw) -> list[Event]`` (decode one stored record again, for the detail view). A module may
-also provide ``read_set(paths) -> list[Iterator[Event]]`` for files of its format opened together
-that know of each other (a Claude Code session and its resumption repeat records).
+Each format module ends with ``FORMAT``, a typed :class:`~inspector.protocols.format.Format` (name,
+description, ``sniff`` with a score, ``read``, ``redecode``, and the optional ``decode_line``,
+``read_set`` and ``raw_record``); this registry finds them by name or by sniffing a file's content.
 """
 
 from __future__ import annotations
 
 import importlib
 from collections.abc import Iterator
-from types import ModuleType
 from typing import BinaryIO
 
 from inspector.model.events import Event
+from inspector.protocols.format import Format
 
 # Order matters only for ties in sniffing: the most specific formats first.
 FORMAT_NAMES = ("recording", "claude", "codex", "gemini", "alicia", "rap", "lmkit")
@@ -33,14 +30,16 @@ class FormatError(ValueError):
     """A file of a known format that cannot be read at all (e.g. written by a newer version)."""
 
 
-def get(name: str) -> ModuleType:
-    """The format module called ``name``."""
+def get(name: str) -> Format:
+    """The format called ``name`` (its module is imported the first time it is asked for)."""
     if name not in FORMAT_NAMES:
         raise UnknownFormat(f"unknown format {name!r} (known: {', '.join(FORMAT_NAMES)})")
-    return importlib.import_module(f"inspector.protocols.{name}")
+    found = importlib.import_module(f"inspector.protocols.{name}").FORMAT
+    assert isinstance(found, Format), f"inspector.protocols.{name}.FORMAT is not a Format"
+    return found
 
 
-def detect(path: str) -> ModuleType:
+def detect(path: str) -> Format:
     """Pick the format of ``path`` from its content (the name only breaks ties).
 
     The head of the file decides; when a first record is longer than the head (one hostile or huge
@@ -54,18 +53,18 @@ def detect(path: str) -> ModuleType:
     raise UnknownFormat(f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})")
 
 
-def _best(path: str, head: bytes) -> ModuleType | None:
-    best: tuple[int, ModuleType] | None = None
+def _best(path: str, head: bytes) -> Format | None:
+    best: tuple[int, Format] | None = None
     for name in FORMAT_NAMES:
         try:
-            module = get(name)
+            fmt = get(name)
         except ModuleNotFoundError as exc:
             if exc.name != f"inspector.protocols.{name}":
                 raise
             continue  # a format being written; every shipped format is tested to import
-        score = module.sniff(path, head)
+        score = fmt.sniff(path, head)
         if score > 0 and (best is None or score > best[0]):
-            best = (score, module)
+            best = (score, fmt)
     return None if best is None else best[1]
 
 
@@ -91,27 +90,25 @@ def _heads(fh: BinaryIO) -> Iterator[bytes]:
         yield head
 
 
-def readers(files: list[tuple[str, ModuleType]], *, details: bool = True) -> list[Iterator[Event]]:
-    """The events of each ``(path, format module)``, in order; nothing is read until iterated.
+def readers(files: list[tuple[str, Format]], *, details: bool = True) -> list[Iterator[Event]]:
+    """The events of each ``(path, format)``, in order; nothing is read until iterated.
 
     Files of a format that offers ``read_set`` are read as one set (each iterator still yields
     only its own file's events). ``details=False``: the results' details will be dropped, so a
-    format that says ``DETAILS_OPTIONAL`` does not build them.
+    format with a bare reading (``read_bare``) does not build them.
     """
     found: list[Iterator[Event] | None] = [None] * len(files)
-    by_module: dict[int, list[int]] = {}
-    for index, (_, module) in enumerate(files):
-        by_module.setdefault(id(module), []).append(index)
-    for indexes in by_module.values():
-        module = files[indexes[0]][1]
-        options = {"details": False} if not details and getattr(module, "DETAILS_OPTIONAL", False) else {}
-        read_set = getattr(module, "read_set", None)
+    by_format: dict[int, list[int]] = {}
+    for index, (_, fmt) in enumerate(files):
+        by_format.setdefault(id(fmt), []).append(index)
+    for indexes in by_format.values():
+        fmt = files[indexes[0]][1]
+        read_set = fmt.set_reader(details)
         if read_set is not None and len(indexes) > 1:
-            for index, events in zip(
-                indexes, read_set([files[i][0] for i in indexes], **options), strict=True
-            ):
+            for index, events in zip(indexes, read_set([files[i][0] for i in indexes]), strict=True):
                 found[index] = events
         else:
+            read = fmt.reader(details)
             for index in indexes:
-                found[index] = module.read(files[index][0], **options)
+                found[index] = read(files[index][0])
     return [events for events in found if events is not None]

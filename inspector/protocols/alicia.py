@@ -26,6 +26,7 @@ from inspector.protocols.alicia_wire import (
     tool_result_body,
     type_name,
 )
+from inspector.protocols.format import Format
 
 DESCRIPTION = "Alicia envelopes: MessagePack (binary or hex lines) or JSON lines"
 
@@ -56,3 +57,7 @@ __all__ = [
     "unpack",
     "DESCRIPTION",
 ]
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, raw_record=raw_record)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Generator, Iterator
+from functools import partial
 from io import BufferedReader
 from typing import Any
 
@@ -13,6 +14,7 @@ from inspector.protocols import _jsonhead, _reread
 from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
+from inspector.protocols.format import Format
 
 NAME = "claude"
 DESCRIPTION = "Claude Code transcripts (~/.claude/projects/*/*.jsonl), with their subagents"
@@ -63,10 +65,6 @@ def _looks_like_record(record: dict[str, Any]) -> bool:
         return "leafUuid" in record
     keys = _BOOKKEEPING.get(kind) if isinstance(kind, str) else None
     return keys is not None and all(key in record for key in keys)
-
-
-DETAILS_OPTIONAL = True
-"""``read`` and ``read_set`` take ``details=False``: results without their detail (see protocols.readers)."""
 
 
 def read(
@@ -341,3 +339,17 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
         return events if marker is None else [marker, *events]
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         return [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
+
+
+FORMAT = Format(
+    NAME,
+    DESCRIPTION,
+    sniff,
+    read,
+    redecode,
+    decode_line=decode_line,
+    read_set=read_set,
+    read_bare=partial(read, details=False),
+    read_set_bare=partial(read_set, details=False),
+)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -69,8 +69,8 @@ class ReadState:
         "group",
         "marker",
         "resume",
-        "details",
         "rewrite",
+        "details",
     )
 
     def __init__(self, planner: Planner | None, details: bool = True) -> None:
@@ -311,13 +311,12 @@ def _result(
         detail, diff = None, structured is not None and has_diff(tool, structured)
     else:
         detail, diff = details(tool, structured, request_hint) if structured is not None else (None, False)
-    edit = session.edits.pop(call_id, None)
-    if edit is not None and not diff and ended is Outcome.SUCCESS:
-        diff = claude_edits.changes(tool, edit)  # no structuredPatch: the detail diffs the request
-    if session.details:
         saved = persisted(raw.source, call_id, content, structured)
         if saved is not None:  # the transcript holds a preview; the output is in tool-results/
             saved.inner, detail = detail, saved
+    edit = session.edits.pop(call_id, None)
+    if edit is not None and not diff and ended is Outcome.SUCCESS:
+        diff = claude_edits.changes(tool, edit)  # no structuredPatch: the detail diffs the request
     if session.planner is not None and isinstance(structured, dict) and (tool in TASK_TOOLS or not tool):
         session.planner.link(structured.get("agentId"), call_id)
     if session.planner is not None and tool == WORKFLOW_TOOL:  # its agents: subagents/workflows/<run>/

@@ -28,6 +28,7 @@ from inspector.protocols.codex_ends import POLLERS, State, end_event, output, un
 from inspector.protocols.codex_hosted import HOSTED as _HOSTED
 from inspector.protocols.codex_hosted import hosted
 from inspector.protocols.codex_threads import nested
+from inspector.protocols.format import Format
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
@@ -369,3 +370,7 @@ def _user_shell(payload: dict[str, Any], ts: float | None, raw: RawRef, state: S
     if shown:
         text += "\n" + shown[:TEXT_LIMIT]
     return Message("user_shell", text, state.group, ts, "user", raw)
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

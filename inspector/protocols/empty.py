@@ -4,11 +4,11 @@ from __future__ import annotations
 
 import os
 import re
-import types
 from collections.abc import Iterator
 
 from inspector import protocols
 from inspector.model.events import Event, RawRef
+from inspector.protocols.format import Format
 
 NAME = "empty"
 
@@ -63,27 +63,23 @@ def format_from_name(path: str) -> str | None:
     return None
 
 
-def for_path(path: str) -> types.ModuleType:
-    """The format module for an empty file: the one its name says, else one that decides on the first line."""
+def for_path(path: str) -> Format:
+    """The format for an empty file: the one its name says, else one that decides on the first line."""
     named = format_from_name(path)
     return protocols.get(named) if named else undecided(path)
 
 
-def undecided(path: str) -> types.ModuleType:
-    """A format module for one empty file whose name says nothing: it reads nothing while the file is
-    empty and picks the real format from the content once there is some (a follow, or a later read)."""
-    module = types.ModuleType(f"{__name__}.undecided")
-    module.NAME = NAME  # type: ignore[attr-defined]
-    module.DESCRIPTION = "an empty file (no record yet)"  # type: ignore[attr-defined]
-    chosen: list[types.ModuleType] = []
+def undecided(path: str) -> Format:
+    """A format for one empty file whose name says nothing: it reads nothing while the file is empty and
+    picks the real format from the content once there is some (a follow, or a later read)."""
+    chosen: list[Format] = []
 
-    def decide() -> types.ModuleType | None:
+    def decide() -> Format | None:
         if not chosen and not is_empty(path):
             try:
                 chosen.append(protocols.detect(path))
             except (protocols.UnknownFormat, OSError):
                 return None
-            module.NAME = chosen[0].NAME  # type: ignore[attr-defined]
         return chosen[0] if chosen else None
 
     def sniff(_path: str, head: bytes) -> int:
@@ -96,17 +92,13 @@ def undecided(path: str) -> types.ModuleType:
 
     def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         real = decide()
-        if real is None:
+        if real is None or real.decode_line is None:
             raise protocols.UnknownFormat(f"{path}: its first record is not a format the inspector reads")
-        raw.protocol = real.NAME
+        raw.protocol = real.name
         return list(real.decode_line(line, raw))
 
     def redecode(raw: RawRef) -> list[Event]:
         real = decide()
         return [] if real is None else list(real.redecode(raw))
 
-    module.sniff = sniff  # type: ignore[attr-defined]
-    module.read = read  # type: ignore[attr-defined]
-    module.decode_line = decode_line  # type: ignore[attr-defined]
-    module.redecode = redecode  # type: ignore[attr-defined]
-    return module
+    return Format(NAME, "an empty file (no record yet)", sniff, read, redecode, decode_line=decode_line)

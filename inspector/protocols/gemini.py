@@ -10,6 +10,7 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
+from inspector.protocols.format import Format
 from inspector.protocols.gemini_agents import agent_of, nested, unnamed
 from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
 
@@ -362,3 +363,7 @@ class _Follow:
 
 _FOLLOWED: dict[str, _Follow] = {}
 """Per followed path: what it has shown (seeded by ``read`` so a follow after a load adds only news)."""
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -9,6 +9,7 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
 from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
+from inspector.protocols.format import Format
 from inspector.textsafe import one_line
 
 NAME = "lmkit"
@@ -372,3 +373,7 @@ def _denied(payload: Any, extra: dict[str, Any]) -> str:
     if tool:
         extra["denied_tool"] = tool
     return "denied" + (f" ({tool})" if tool else "") + (f": {reason}" if reason else "")
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -8,6 +8,7 @@ from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
+from inspector.protocols.format import Format
 from inspector.protocols.rap_callbacks import (
     SEGMENT_TYPES,
     cancel,
@@ -204,3 +205,7 @@ _DECODERS: dict[str, Callable[[dict[str, Any], RawRef, float | None], Request | 
     "migrate": migrate,
     "user_choice_response": choice_response,
 }
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -1,6 +1,6 @@
 """A stored record as a person reads it: each format's ``raw_record`` hook, and the default for the rest.
 
-A format module may offer ``raw_record(data: bytes) -> RawRecord``: what its records are made of (a
+A format may offer ``raw_record(data: bytes) -> RawRecord``: what its records are made of (a
 MessagePack packet, hex lines, a JSON line carrying a base64 packet). Formats without one get
 :func:`default`: JSON, else UTF-8 text, else MessagePack, else bytes. The raw view renders the result.
 """
@@ -55,12 +55,10 @@ def describe(data: bytes, protocol: str) -> RawRecord:
     if not protocol:
         return hex_packet_record(data) or default(data)
     try:
-        module = protocols.get(protocol)
+        fmt = protocols.get(protocol)
     except (protocols.UnknownFormat, ImportError):
         return default(data)
-    hook = getattr(module, "raw_record", None)  # optional in a format module, like read_set
-    record: RawRecord = hook(data) if callable(hook) else default(data)
-    return record
+    return fmt.raw_record(data) if fmt.raw_record is not None else default(data)
 
 
 def default(data: bytes) -> RawRecord:

@@ -26,6 +26,7 @@ from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef, Result
 from inspector.protocols import FormatError, alicia
 from inspector.protocols.alicia_hub_reading import HubReading
+from inspector.protocols.format import Format
 from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
 
 NAME = "recording"
@@ -331,3 +332,7 @@ def raw_record(data: bytes) -> RawRecord:
         value = unpack_lenient(packet) if show else NOTHING
         return RawRecord(document=document, packet=Packet(packet, value, show_value=show))
     return default(data)
+
+
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, raw_record=raw_record)
+"""This format for the registry (:func:`inspector.protocols.get`)."""

@@ -11,10 +11,10 @@ import json
 import os
 import re
 from collections.abc import Callable, Iterator
-from types import ModuleType
 
 from inspector import protocols
 from inspector.model.events import Message, Request
+from inspector.protocols.format import Format
 from inspector.sources.claude_sessions import SessionInfo
 
 CODEX_ENV = "INSPECTOR_CODEX_DIR"
@@ -65,7 +65,7 @@ def _is_gemini_session(directory: str, name: str) -> bool:
 def _find(
     folder: str, wanted: Callable[[str, str], bool], fmt: str, agent: str, count_calls: bool
 ) -> list[SessionInfo]:
-    module = protocols.get(fmt)
+    reader = protocols.get(fmt)
     found = []
     for path in _files(os.path.abspath(folder), wanted):
         try:
@@ -74,7 +74,7 @@ def _find(
             continue
         calls, title, project = (None, "", "")
         if count_calls:
-            calls, title, project = _describe(module, path)
+            calls, title, project = _describe(reader, path)
         if not project:
             project = _gemini_project(path) if fmt == "gemini" else ""
         found.append(SessionInfo(project, path, stat.st_mtime, stat.st_size, calls, title, agent))
@@ -92,13 +92,13 @@ def _files(root: str, wanted: Callable[[str, str], bool]) -> Iterator[str]:
                 yield os.path.join(directory, name)
 
 
-def _describe(module: ModuleType, path: str) -> tuple[int | None, str, str]:
+def _describe(fmt: Format, path: str) -> tuple[int | None, str, str]:
     """Calls (nested included), the first prompt the user typed, and the working folder's name."""
     calls = 0
     title = ""
     cwd = _cwd_of(path)
     try:
-        for event in module.read(path):
+        for event in fmt.read(path):
             if isinstance(event, Request):
                 calls += 1
             elif isinstance(event, Message) and event.kind == "user":

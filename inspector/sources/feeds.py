@@ -47,7 +47,7 @@ class FileSource(Source):
         self.opened = opened
         self.store = CallStore(keep_payloads=keep_payloads_for(opened))
         self.follow_asked = follow
-        self.can_follow = any(supports_follow(o.module) for o in opened)
+        self.can_follow = any(supports_follow(o.fmt) for o in opened)
         self.following = False
         self._label = label
 
@@ -70,8 +70,8 @@ class FileSource(Source):
 
     def followable(self) -> tuple[list[Opened], list[str]]:
         """The files that can be followed, and the names of the formats that cannot."""
-        able = [o for o in self.opened if supports_follow(o.module)]
-        unable = sorted({o.module.NAME for o in self.opened if not supports_follow(o.module)})
+        able = [o for o in self.opened if supports_follow(o.fmt)]
+        unable = sorted({o.fmt.name for o in self.opened if not supports_follow(o.fmt)})
         return able, unable
 
     async def follow(self, opened: Opened, on_restart: Callable[[str], None]) -> None:
@@ -91,7 +91,7 @@ class FileSource(Source):
             else FileTail.at_end(opened.path)
         )
         await follow(
-            opened.path, opened.module, on_events, tail=tail, on_restart=lambda: on_restart(opened.path)
+            opened.path, opened.fmt, on_events, tail=tail, on_restart=lambda: on_restart(opened.path)
         )
 
 

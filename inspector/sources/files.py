@@ -8,11 +8,11 @@ import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from types import ModuleType
 
 from inspector import protocols
 from inspector.model import CallStore, Malformed
 from inspector.model.events import Event
+from inspector.protocols.format import Format
 from inspector.sources.session import FileSummary, UnusableInput, expand_folders, resolve_format
 
 BIG_FILES = 64 * 1024 * 1024
@@ -38,10 +38,10 @@ class Progress:
 
 @dataclass
 class Opened:
-    """A path with its format module and the namespace that keeps its ids apart from other files."""
+    """A path with its format and the namespace that keeps its ids apart from other files."""
 
     path: str
-    module: ModuleType
+    fmt: Format
     ns: str
     size: int
     reached: int = -1  # where the load's last record ended: a follow starts there, missing nothing
@@ -52,12 +52,12 @@ def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
     paths = expand_folders(paths)
     opened = []
     for index, path in enumerate(paths):
-        module = resolve_format(path, forced)
+        fmt = resolve_format(path, forced)
         try:
             size = os.path.getsize(path)
         except OSError:
             size = 0
-        opened.append(Opened(path, module, str(index) if len(paths) > 1 else "", size))
+        opened.append(Opened(path, fmt, str(index) if len(paths) > 1 else "", size))
     return opened
 
 
@@ -78,7 +78,7 @@ def keep_payloads_for(opened: list[Opened]) -> bool:
 
 def _readers(opened: list[Opened], details: bool = True) -> list[Iterator[Event]]:
     """Fresh event iterators for the files (files of one format read as a set: see protocols.readers)."""
-    return protocols.readers([(o.path, o.module) for o in opened], details=details)
+    return protocols.readers([(o.path, o.fmt) for o in opened], details=details)
 
 
 def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
@@ -133,7 +133,7 @@ def _read_into(
     events = 0
     next_report = clock() + BATCH_SECONDS
     for item, reader in zip(opened, _readers(opened, store.keep_payloads), strict=True):
-        info = FileSummary(path=item.path, format=item.module.NAME, label=os.path.basename(item.path))
+        info = FileSummary(path=item.path, format=item.fmt.name, label=os.path.basename(item.path))
         infos.append(info)
         reached = 0
         for count, event in enumerate(_events(item, reader), 1):

@@ -46,7 +46,7 @@ def retryable(reason: str) -> bool:
 
 def backoff(attempt: int) -> float:
     """Seconds before try ``attempt`` (1, 2, ...): doubling from 0.5 s, at most 10 s."""
-    return min(MAX_DELAY, FIRST_DELAY * 2 ** max(0, attempt - 1))
+    return float(min(MAX_DELAY, FIRST_DELAY * 2.0 ** max(0, attempt - 1)))
 
 
 async def stay_joined(source: LiveKitSource, stop: asyncio.Event, *, give_up_after: float | None) -> Outcome:

@@ -6,7 +6,7 @@ from collections.abc import Callable
 
 from inspector.model import CallStore
 from inspector.model.events import Event
-from inspector.model.replay import Replayer, ReplayUpdate, speed_label
+from inspector.model.replay import ReplayClock, Replayer, ReplayUpdate, speed_label
 from inspector.timefmt import clock_text
 
 
@@ -28,7 +28,7 @@ class ReplayControl:
         self.store = CallStore(clock=self.replayer.clock, keep_payloads=keep_payloads)
 
     @property
-    def clock(self):
+    def clock(self) -> ReplayClock:
         return self.replayer.clock
 
     def _ingest(self, events: list[Event]) -> None:

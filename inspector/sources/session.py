@@ -7,15 +7,18 @@ import dataclasses
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeVar
 
 from inspector import protocols
 from inspector.model import Call, Request, Result
 from inspector.model.details import PersistedDetail
-from inspector.model.events import Event
+from inspector.model.events import Event, RawRef
 from inspector.protocols import empty
 from inspector.protocols.claude_details import terminal_text
+from inspector.protocols.format import Format
 from inspector.textsafe import clean
+
+E = TypeVar("E", Request, Result)
 
 SAVED_OUTPUT_LIMIT = 1 << 30
 """Bytes of a saved output carried by ``dump --json`` (past it, the rest is left out and said so)."""
@@ -40,8 +43,8 @@ class FileSummary:
     extra: dict[str, Any] = field(default_factory=dict)
 
 
-def resolve_format(path: str, forced: str | None = None):
-    """The format module for ``path``, forced or detected; raises UnusableInput with one clear line."""
+def resolve_format(path: str, forced: str | None = None) -> Format:
+    """The format for ``path``, forced or detected; raises UnusableInput with one clear line."""
     if not os.path.exists(path):
         raise UnusableInput(f"{path}: no such file")
     if os.path.isdir(path):
@@ -60,8 +63,8 @@ def resolve_format(path: str, forced: str | None = None):
 
 def iter_events(path: str, forced: str | None = None) -> tuple[str, Iterable[Event]]:
     """The format name and the events of one file."""
-    module = resolve_format(path, forced)
-    return module.NAME, module.read(path)
+    fmt = resolve_format(path, forced)
+    return fmt.name, fmt.read(path)
 
 
 def expand_folders(paths: list[str]) -> list[str]:
@@ -125,7 +128,7 @@ def with_saved_outputs(results: list[Result]) -> list[Result]:
     return fresh
 
 
-def _redecode_one(raw, kind, call_id: str):
+def _redecode_one(raw: RawRef, kind: type[E], call_id: str) -> E | None:
     if not raw.protocol:
         return None
     try:

@@ -10,19 +10,18 @@ The pieces, each usable alone:
   ``poll_interval`` seconds.
 - ``decode_lines(module, lines, first_line, path, offset)``: turns lines into events with the format
   module's ``decode_line`` hook; raises FollowUnsupported when the format has none.
-- ``follow(path, module, on_events)``: the three together, until cancelled.
+- ``follow(path, fmt, on_events)``: the three together, until cancelled.
 """
 
 from __future__ import annotations
 
-import inspect
 import os
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import BinaryIO
 
 from inspector.model.events import Event, Malformed, RawRef
+from inspector.protocols.format import Format
 from inspector.sources.watch import FileWatcher
 
 READ_LIMIT = 16 * 1024 * 1024
@@ -157,42 +156,19 @@ class FileTail:
 
 
 # -- decoding ----------------------------------------------------------------------------------
-def line_decoder(module: ModuleType) -> Callable[[bytes, RawRef], list[Event]] | None:
-    """The module's per-line decoder as ``f(line, raw)``, or None when the format cannot be followed.
-
-    Accepts ``decode_line(line, raw)`` and ``decode_line(line, where, raw)``.
-    """
-    hook = getattr(module, "decode_line", None)
-    if not callable(hook):
-        return None
-    try:
-        count = len(inspect.signature(hook).parameters)
-    except (TypeError, ValueError):
-        count = 2
-    if count >= 3:
-        return lambda line, raw: hook(line, raw.where, raw)
-    return hook
+def supports_follow(fmt: Format) -> bool:
+    """True when the format can decode one line at a time."""
+    return fmt.decode_line is not None
 
 
-def _format_name(module: ModuleType) -> str:
-    return str(getattr(module, "NAME", None) or getattr(module, "__name__", "unknown"))
-
-
-def supports_follow(module: ModuleType) -> bool:
-    """True when the format module can decode one line at a time."""
-    return line_decoder(module) is not None
-
-
-def decode_lines(
-    module: ModuleType, lines: list[bytes], start_line_no: int, path: str, offset: int
-) -> list[Event]:
+def decode_lines(fmt: Format, lines: list[bytes], start_line_no: int, path: str, offset: int) -> list[Event]:
     """Decode consecutive lines (the first is number ``start_line_no`` at byte ``offset``) into events.
 
     Blank lines are skipped; a decoder that raises yields a Malformed event for that line. Raises
-    FollowUnsupported when the module has no ``decode_line``.
+    FollowUnsupported when the format has no ``decode_line``.
     """
-    decode = line_decoder(module)
-    name = _format_name(module)
+    decode = fmt.decode_line
+    name = fmt.name
     if decode is None:
         raise FollowUnsupported(f"the {name} format cannot be followed (no per-line decoder)")
     events: list[Event] = []
@@ -217,7 +193,7 @@ def decode_lines(
 
 async def follow(
     path: str,
-    module: ModuleType,
+    fmt: Format,
     on_events: Callable[[list[Event]], None],
     *,
     tail: FileTail | None = None,
@@ -225,15 +201,15 @@ async def follow(
     on_restart: Callable[[], None] | None = None,
     safety_interval: float = 5.0,
 ) -> None:
-    """Feed every line appended to ``path`` through ``module``'s line decoder to ``on_events``, until cancelled.
+    """Feed every line appended to ``path`` through ``fmt``'s line decoder to ``on_events``, until cancelled.
 
     Starts where ``tail`` stands (default: the end of the file as it is now). ``on_restart`` is called
     before the events of a file that was truncated or replaced. Even with inotify the file is checked
     every ``safety_interval`` seconds (network filesystems do not report changes). Raises
     FollowUnsupported at once when the format cannot be followed.
     """
-    if not supports_follow(module):
-        raise FollowUnsupported(f"the {_format_name(module)} format cannot be followed (no per-line decoder)")
+    if not supports_follow(fmt):
+        raise FollowUnsupported(f"the {fmt.name} format cannot be followed (no per-line decoder)")
     tail = tail or FileTail.at_end(path)
     watcher = watcher or FileWatcher(path)
     try:
@@ -242,7 +218,7 @@ async def follow(
             if chunk.restarted and on_restart is not None:
                 on_restart()
             if chunk.lines:
-                on_events(decode_lines(module, chunk.lines, chunk.first_line, path, chunk.offset))
+                on_events(decode_lines(fmt, chunk.lines, chunk.first_line, path, chunk.offset))
             if not chunk.more:
                 await watcher.wait(safety_interval)
     finally:

@@ -44,10 +44,10 @@ class InspectorCommands(Provider):
             elif not on_main or key.scope not in ("main", "list", "timeline"):
                 continue
             elif key.scope == "list":
-                target = screen.query_one(CallList)
+                target = screen.query_one("#calls", CallList)
                 action = key.action
             elif key.scope == "timeline":
-                target = screen.query_one(Timeline)  # zoom, pan, fit... (w shows it)
+                target = screen.query_one("#timeline", Timeline)  # zoom, pan, fit... (w shows it)
                 action = key.action
             else:
                 target = screen

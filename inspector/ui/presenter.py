@@ -126,6 +126,6 @@ class MainPresenter:
         if self.label:
             return self.label
         names = list(self.labels.values())
-        formats = sorted({o.module.NAME for o in self.opened})
+        formats = sorted({o.fmt.name for o in self.opened})
         text = ", ".join(names[:3]) + (f" +{len(names) - 3}" if len(names) > 3 else "")
         return f"{text} ({', '.join(formats)})" if formats else text

@@ -56,7 +56,7 @@ def write(tmp_path: Path, records: list[Any], name: str = "rollout-2026-05-12T10
 
 
 def load(path: Path, module: Any = codex) -> tuple[list[Event], CallStore]:
-    assert detect(str(path)).NAME == module.NAME
+    assert detect(str(path)).name == module.NAME
     events = list(module.read(str(path)))
     store = CallStore()
     store.ingest_many(events)

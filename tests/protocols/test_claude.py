@@ -531,7 +531,7 @@ def test_sniff_recognises_transcripts_by_content(tmp_path):
         ],
     )
     assert claude.sniff(str(path), path.read_bytes()) == 80
-    assert detect(str(path)) is claude
+    assert detect(str(path)) is claude.FORMAT
     giant = json.dumps(record("user", "x" * 100_000)).encode()[:65536]  # the head cuts the first record
     assert claude.sniff("f", giant) == 45
     for other in (

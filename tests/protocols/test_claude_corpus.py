@@ -90,7 +90,7 @@ def loaded(path: Path, keep_payloads: bool = True) -> CallStore:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: str(p.relative_to(CLAUDE)))
 def test_every_transcript_loads_whole_with_its_subagents_nested(path):
-    assert detect(str(path)) is claude
+    assert detect(str(path)) is claude.FORMAT
     store = loaded(path)
     assert store.malformed == [] and store.orphans == [] and store.duplicate_results == 0
     assert all(call.results for call in store.all_calls()), "every tool_use of the corpus has its tool_result"

@@ -15,8 +15,8 @@ from claude_records_factory import call
 from inspector import protocols
 from inspector.model import CallStore, Result
 from inspector.protocols import claude
-from inspector.session import hydrate
 from inspector.sources.files import open_paths, read_into
+from inspector.sources.session import hydrate
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT / ".." / "shared" / "corpus" / "claude"

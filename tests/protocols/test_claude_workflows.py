@@ -10,8 +10,8 @@ import pytest
 from hostile_io import run_cli
 
 from inspector.model import CallStore
-from inspector.session import load
 from inspector.sources.claude_sessions import find_sessions
+from inspector.sources.files import load
 
 
 def loaded(path) -> CallStore:

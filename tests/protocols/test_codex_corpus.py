@@ -98,7 +98,7 @@ def _scan(path: Path) -> Counter[str]:
 
 def _load(path: Path) -> tuple[Store, list[Malformed]]:
     module = protocols.detect(str(path))
-    assert module.NAME == "codex"
+    assert module.name == "codex"
     store = Store()
     events = list(module.read(str(path)))
     store.ingest_many(events)

@@ -54,7 +54,7 @@ def test_a_rollout_followed_as_it_grows_ends_as_it_reads_whole(tmp_path, path):
         start = cut
         while True:
             chunk = tail.read()
-            for event in decode_lines(codex, chunk.lines, chunk.first_line, str(grown), chunk.offset):
+            for event in decode_lines(codex.FORMAT, chunk.lines, chunk.first_line, str(grown), chunk.offset):
                 store.ingest(event)
             if not chunk.more:
                 break

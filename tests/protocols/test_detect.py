@@ -8,7 +8,7 @@ import pytest
 
 from inspector import protocols
 from inspector.model import CallStore
-from inspector.session import load
+from inspector.sources.files import load
 
 LONG = "x" * (3 * protocols.HEAD_BYTES)
 
@@ -40,7 +40,7 @@ def test_a_huge_first_record_does_not_hide_the_format_of_the_rest(tmp_path, name
     good, huge = SAMPLES[name]
     path = tmp_path / "case.jsonl"
     path.write_text(json.dumps(huge) + "\n" + json.dumps(good) + "\n")
-    assert protocols.detect(str(path)).NAME == name
+    assert protocols.detect(str(path)).name == name
 
 
 def test_a_file_of_one_huge_unknown_line_is_still_unknown_and_ends(tmp_path):
@@ -54,7 +54,7 @@ def test_a_head_of_several_lines_is_decided_by_the_head_alone(tmp_path):
     path = tmp_path / "case.jsonl"
     good, _ = SAMPLES["lmkit"]
     path.write_text(json.dumps({"what": "no"}) + "\n" + json.dumps(good) + "\n")
-    assert protocols.detect(str(path)).NAME == "lmkit"
+    assert protocols.detect(str(path)).name == "lmkit"
 
 
 # Claude Code's bookkeeping records, as 2.1.x writes them (real: fabien-lessirard/dotfiles, a session file
@@ -78,7 +78,7 @@ BOOKKEEPING = {
 def test_a_claude_session_of_bookkeeping_records_only_is_claude(tmp_path, kind):
     path = tmp_path / "1be091e3.jsonl"
     path.write_text("\n".join(json.dumps(BOOKKEEPING[kind]) for _ in range(3)) + "\n")
-    assert protocols.detect(str(path)).NAME == "claude"
+    assert protocols.detect(str(path)).name == "claude"
     store = CallStore()
     load([str(path)], store)
     assert store.call_count == 0 and store.malformed == []

@@ -58,7 +58,7 @@ def headerless(folder: Path) -> Path:
 def test_a_gemini_log_without_its_header_is_gemini(tmp_path, where):
     folder = tmp_path / "tmp" / "d5eebbf4" / "chats" if where == "chats" else tmp_path / "exports"
     path = headerless(folder)
-    assert protocols.detect(str(path)).NAME == "gemini"
+    assert protocols.detect(str(path)).name == "gemini"
     code, out, err = run_cli("stats", "--json", str(path))
     assert code == 0, err
     figures = json.loads(out)
@@ -80,7 +80,7 @@ def test_the_folder_layout_makes_a_first_user_message_enough(tmp_path):
     assert protocols.get("gemini").sniff(str(path), path.read_bytes()) > protocols.get("gemini").sniff(
         str(tmp_path / "x.jsonl"), path.read_bytes()
     )
-    assert protocols.detect(str(path)).NAME == "gemini"
+    assert protocols.detect(str(path)).name == "gemini"
 
 
 @pytest.mark.parametrize(
@@ -98,7 +98,7 @@ def test_a_real_log_with_its_header_line_taken_off_reads_the_same_calls(tmp_path
     lines = whole.read_bytes().splitlines(keepends=True)
     assert b'"projectHash"' in lines[0]
     cut.write_bytes(b"".join(lines[1:]))
-    assert protocols.detect(str(cut)).NAME == "gemini"
+    assert protocols.detect(str(cut)).name == "gemini"
     _, whole_out, _ = run_cli("dump", "--json", str(whole))
     _, cut_out, _ = run_cli("dump", "--json", str(cut))
     ids = [json.loads(line)["id"] for line in whole_out.splitlines()]
@@ -153,4 +153,4 @@ def test_a_first_line_never_decides_alone(tmp_path, name, first):
     line = CUT if first == "cut short" else json.dumps({"note": "exported by a tool", "version": 2})
     path = tmp_path / "case.jsonl"
     path.write_text(line + "\n" + "".join(json.dumps(r) + "\n" for r in RECORDS[name]), encoding="utf-8")
-    assert protocols.detect(str(path)).NAME == name
+    assert protocols.detect(str(path)).name == name

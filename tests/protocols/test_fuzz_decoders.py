@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 
 from inspector import protocols
 from inspector.model import Malformed, Message, Outcome, RawRef, Request, Result, Skipped
+from inspector.protocols.format import Format
 
 ROOT = Path(__file__).resolve().parents[2]
 CORPUS = ROOT.parent / "shared" / "corpus"
@@ -49,9 +50,9 @@ WRONG_VALUES = [
 PACKABLE_VALUES = [v for v in WRONG_VALUES if v != 2**70 and v != "\ud800"] + [2**64 - 1, -(2**63), b"\xff"]
 
 
-def format_module(name: str):
-    """The format module ``name`` (a plain import: a renamed or missing module fails, never skips)."""
-    return importlib.import_module(f"inspector.protocols.{name}")
+def format_module(name: str) -> Format:
+    """The format ``name`` (a plain import of its module: a renamed or missing module fails, never skips)."""
+    return importlib.import_module(f"inspector.protocols.{name}").FORMAT
 
 
 # -- valid examples per format, to break in every field ------------------------------------------
@@ -170,7 +171,7 @@ def check(events: list, module) -> None:
             assert isinstance(event.kind, str) and isinstance(event.text, str)
     for event in events[:20]:
         raw = getattr(event, "raw", None)
-        if raw is not None and raw.protocol == module.NAME:
+        if raw is not None and raw.protocol == module.name:
             again = module.redecode(raw)
             assert isinstance(again, list)
             check_flat(again)
@@ -334,9 +335,7 @@ def test_lone_surrogates_in_keys_and_values(name, scratch, data):
 def test_per_line_decoder(name, scratch, data):
     """Formats that can follow a growing file decode any appended line without raising."""
     module = format_module(name)
-    from inspector.sources import tail
-
-    decode_line = tail.line_decoder(module)
+    decode_line = module.decode_line
     if decode_line is None:
         pytest.skip(f"{name} has no per-line decoder")
     _prefix, records = examples(name)
@@ -352,7 +351,7 @@ def test_per_line_decoder(name, scratch, data):
         )
     )
     path = write(scratch, [], line + b"\n")
-    raw = RawRef(str(path), "line 1", 0, len(line) + 1, protocol=module.NAME)
+    raw = RawRef(str(path), "line 1", 0, len(line) + 1, protocol=module.name)
     events = decode_line(line + b"\n", raw)
     check(list(events), module)
 

@@ -113,7 +113,7 @@ def parser_counts(store: CallStore) -> tuple[int, int, int, int, int, int]:
 
 @pytest.mark.parametrize("path", FILES, ids=lambda p: p.name[:40])
 def test_every_corpus_file_loads_whole_with_the_counts_a_plain_scan_finds(path):
-    assert detect(str(path)) is gemini
+    assert detect(str(path)) is gemini.FORMAT
     store = loaded(path)
     assert store.malformed == [] and store.orphans == [] and store.duplicate_results == 0
     expected = scanned_counts(path)
@@ -215,7 +215,7 @@ def test_a_message_written_again_updates_its_call_instead_of_repeating_it(tmp_pa
             gemini_message("m2", [call("c2")]),
         ],
     )
-    assert detect(str(path)) is gemini
+    assert detect(str(path)) is gemini.FORMAT
     store = loaded(path)
     calls = list(store.all_calls())
     assert [(c.call_id, c.state()) for c in calls] == [("c1", State.SUCCEEDED), ("c2", State.PENDING)]
@@ -303,7 +303,7 @@ def test_a_claude_transcript_is_not_taken_for_a_gemini_session(tmp_path):
     path = tmp_path / "claude.jsonl"
     record = {"type": "user", "sessionId": "s", "uuid": "u", "message": {"role": "user", "content": "hi"}}
     path.write_text(json.dumps(record) + "\n", encoding="utf-8")
-    assert detect(str(path)) is claude
+    assert detect(str(path)) is claude.FORMAT
 
 
 def test_the_follow_machinery_reads_a_growing_session_written_by_id_as_the_cli_does(tmp_path):
@@ -323,7 +323,7 @@ def test_the_follow_machinery_reads_a_growing_session_written_by_id_as_the_cli_d
     with path.open("a", encoding="utf-8") as fh:
         fh.write("".join(json.dumps(r) + "\n" for r in appended))
     chunk = tail.read()
-    for event in decode_lines(gemini, chunk.lines, chunk.first_line, str(path), chunk.offset):
+    for event in decode_lines(gemini.FORMAT, chunk.lines, chunk.first_line, str(path), chunk.offset):
         store.ingest(event)
     calls = list(store.all_calls())
     assert [(c.call_id, c.state(), len(c.results)) for c in calls] == [("c1", State.FAILED, 1)]

@@ -51,7 +51,7 @@ def _scan(path: Path) -> Counter[str]:
 @pytest.mark.parametrize("path", FILES, ids=[p.name[:40] for p in FILES])
 def test_corpus_file_matches_an_independent_count(path: Path) -> None:
     module = protocols.detect(str(path))
-    assert module.NAME == "gemini"
+    assert module.name == "gemini"
     events = list(module.read(str(path)))
     assert [e for e in events if isinstance(e, Malformed)] == []
     store = CallStore()

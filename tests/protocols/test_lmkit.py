@@ -204,9 +204,9 @@ def test_plain_array_document(tmp_path):
 def test_sniff_and_detect(tmp_path):
     path = write_lines(tmp_path, [call(), res()])
     assert lmkit.sniff(path, open(path, "rb").read()) == 60
-    assert protocols.detect(path) is lmkit
+    assert protocols.detect(path) is lmkit.FORMAT
     camel = write_lines(tmp_path, [{"toolCallId": "a", "type": 0, "resultJson": "1"}], "camel.jsonl")
-    assert protocols.detect(camel) is lmkit
+    assert protocols.detect(camel) is lmkit.FORMAT
     assert lmkit.sniff(path, b'{"hello": "world"}\n') == 0
 
 
@@ -255,7 +255,7 @@ def test_decode_line_follows_a_growing_file(tmp_path):
     ]
     path = tmp_path / "grow.jsonl"
     path.write_bytes(b"".join(lines))
-    events = tail.decode_lines(lmkit, lines, 1, str(path), 0)
+    events = tail.decode_lines(lmkit.FORMAT, lines, 1, str(path), 0)
     assert [type(e) for e in events] == [Request, Result, Result, Malformed]
     assert events[2].raw.where == "line 2 results[1]" and events[2].group == "c"
     assert json.loads(events[2].raw.read()) == res("call_9")

@@ -140,7 +140,7 @@ def test_spec_file_threads_notifications_under_the_call(examples):
 
 def test_sniff_and_detect(examples, tmp_path):
     assert rap.sniff(examples, open(examples, "rb").read()) == 60
-    assert protocols.detect(examples) is rap
+    assert protocols.detect(examples) is rap.FORMAT
     other = write_lines(tmp_path, [{"hello": "world"}])
     assert rap.sniff(other, open(other, "rb").read()) == 0
 
@@ -400,8 +400,8 @@ def test_decode_line_follows_a_growing_file(tmp_path):
     second = (json.dumps([result("one"), result("two")]) + "\n").encode()
     path = tmp_path / "grow.jsonl"
     path.write_bytes(first + second)
-    assert tail.supports_follow(rap)
-    events = tail.decode_lines(rap, [first, second, b"oops\n"], 1, str(path), 0)
+    assert tail.supports_follow(rap.FORMAT)
+    events = tail.decode_lines(rap.FORMAT, [first, second, b"oops\n"], 1, str(path), 0)
     assert [type(e) for e in events] == [Request, Result, Result, Malformed]
     assert [e.raw.where for e in events[:3]] == ["line 1", "line 2 item 1", "line 2 item 2"]
     assert events[2].raw.offset > len(first) and json.loads(events[2].raw.read()) == result("two")

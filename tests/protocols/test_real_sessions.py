@@ -14,7 +14,7 @@ from realcount import count
 
 from inspector.model import CallStore
 from inspector.model.stats import session_stats
-from inspector.session import load
+from inspector.sources.files import load
 
 REAL = Path(__file__).resolve().parents[1] / "fixtures" / "real"
 

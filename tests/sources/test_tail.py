@@ -5,12 +5,12 @@ from __future__ import annotations
 import asyncio
 import json
 import os
-import types
 
 import pytest
 
 from inspector.model import Malformed, Request
 from inspector.protocols import alicia
+from inspector.protocols.format import Format
 from inspector.sources.tail import (
     FileTail,
     FileWatcher,
@@ -115,7 +115,7 @@ def test_large_appends_come_in_bounded_reads(tmp_path):
 def test_decode_lines_uses_the_format_hook_with_positions(tmp_path):
     path = str(tmp_path / "a.jsonl")
     lines = [envelope("r1"), b"\n", b"{not json\n", envelope("r2", "Read")]
-    events = decode_lines(alicia, lines, 7, path, 100)
+    events = decode_lines(alicia.FORMAT, lines, 7, path, 100)
     requests = [e for e in events if isinstance(e, Request)]
     assert [r.call_id for r in requests] == ["r1", "r2"]
     assert requests[1].raw.where == "line 10"
@@ -124,24 +124,24 @@ def test_decode_lines_uses_the_format_hook_with_positions(tmp_path):
     assert len(bad) == 1 and bad[0].where == "line 9"
 
 
-def test_decode_lines_accepts_a_three_argument_hook_and_contains_crashes():
+def test_decode_lines_contains_a_decoder_that_crashes():
     seen = []
 
-    def decode_line(line, where, raw):
-        seen.append(where)
+    def decode_line(line, raw):
+        seen.append(raw.where)
         if b"boom" in line:
             raise KeyError("boom")
         return []
 
-    module = types.SimpleNamespace(NAME="fake", decode_line=decode_line)
+    module = Format("fake", "", lambda p, h: 0, lambda p: iter(()), lambda r: [], decode_line=decode_line)
     events = decode_lines(module, [b"ok\n", b"boom\n"], 1, "f", 0)
     assert seen == ["line 1", "line 2"]
     assert len(events) == 1 and "KeyError" in events[0].reason
 
 
 def test_formats_without_a_line_decoder_cannot_be_followed():
-    module = types.SimpleNamespace(NAME="whole", read=lambda path: iter(()))
-    assert not supports_follow(module) and supports_follow(alicia)
+    module = Format("whole", "", lambda p, h: 0, lambda path: iter(()), lambda r: [])
+    assert not supports_follow(module) and supports_follow(alicia.FORMAT)
     with pytest.raises(FollowUnsupported, match="whole"):
         decode_lines(module, [b"x\n"], 1, "f", 0)
 
@@ -184,7 +184,7 @@ async def test_follow_feeds_new_lines_as_events(tmp_path):
         received.extend(events)
         arrived.set()
 
-    task = asyncio.create_task(follow(str(path), alicia, on_events))
+    task = asyncio.create_task(follow(str(path), alicia.FORMAT, on_events))
     try:
         await asyncio.sleep(0)
         append(path, envelope("after"))
@@ -201,4 +201,8 @@ async def test_follow_refuses_a_format_without_line_decoder(tmp_path):
     path = tmp_path / "x.json"
     path.write_bytes(b"{}\n")
     with pytest.raises(FollowUnsupported):
-        await follow(str(path), types.SimpleNamespace(NAME="doc"), lambda events: None)
+        await follow(
+            str(path),
+            Format("doc", "", lambda p, h: 0, lambda p: iter(()), lambda r: []),
+            lambda events: None,
+        )

@@ -20,6 +20,13 @@ from inspector.sources.unnamed import Held, SenderWait
 T = time.time() - 5  # the arrival times: a few seconds ago, so a 30 s request is not late
 
 
+@pytest.fixture(autouse=True)
+def _recent():
+    """T is a few seconds before each test (set at import, it aged with a long run and made requests late)."""
+    global T
+    T = time.time() - 5
+
+
 def request(call_id: str) -> bytes:
     body = {"id": call_id, "toolName": "read_local_file", "execution": "client", "timeoutMs": 30000}
     return alicia.encode_envelope(type_=6, body=body, conversation_id="conv_1", stanza_id=-1)

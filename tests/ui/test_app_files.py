@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import shutil
 import threading
-import types
 from pathlib import Path
 
 from screen_text import screen_text, wait_for
@@ -13,6 +12,7 @@ from ui_factories import SIZE, T0, file_app, request, result
 from inspector.cli import main as cli_main
 from inspector.config import Config
 from inspector.model import CallStore, FakeClock
+from inspector.protocols.format import Format
 from inspector.sources.files import Opened, Progress, read_into
 from inspector.ui.app import InspectorApp
 from inspector.ui.options import UiOptions
@@ -55,7 +55,7 @@ async def test_the_first_calls_show_while_the_rest_is_still_loading(tmp_path):
         for index in range(50):
             yield result(f"a{index}", ts=T0 + index + 0.5)
 
-    module = types.SimpleNamespace(NAME="slow", read=read)
+    module = Format("slow", "", lambda p, h: 0, read, lambda r: [])
     session = MainContent(opened=[Opened(str(path), module, "", 1000)])
     app = InspectorApp(UiOptions(theme_dirs=[]), clock=FakeClock(T0 + 60), config=Config(), session=session)
     async with app.run_test(size=SIZE) as pilot:
@@ -77,7 +77,7 @@ def test_read_into_reports_progress_in_time_boxed_batches(tmp_path):
     store = CallStore()
     read_into(
         store,
-        [Opened(str(path), recording, "", path.stat().st_size)],
+        [Opened(str(path), recording.FORMAT, "", path.stat().st_size)],
         progress=reports.append,
         clock=lambda: next(ticks),
     )
@@ -158,7 +158,7 @@ def test_follow_after_a_load_starts_where_the_load_stopped(tmp_path):
     path = tmp_path / "growing.jsonl"
     lines = DEMO.read_text().splitlines(keepends=True)
     path.write_text("".join(lines[:6]))
-    opened = Opened(str(path), recording, "", path.stat().st_size)
+    opened = Opened(str(path), recording.FORMAT, "", path.stat().st_size)
     read_into(CallStore(), [opened])
     assert opened.reached == path.stat().st_size
     with path.open("a") as fh:  # written after the load, before following starts

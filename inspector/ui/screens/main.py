@@ -107,7 +107,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     @property
     def call_list(self) -> CallList:
-        return self.query_one(CallList)
+        return self.query_one("#calls", CallList)  # by id: the timeline is a CallList too
 
     @property
     def detail(self) -> DetailPane:
@@ -334,7 +334,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._update_status()
 
     def _on_tick(self, now: float) -> None:
-        if not self.query(CallList):
+        if not self.query("#calls"):
             return
         self.call_list.now = now
         self.detail.tick(now)

@@ -47,8 +47,8 @@ class TimelineActions:
 
     def _views(self) -> tuple[CallList, Timeline] | None:
         screen = self._screen
-        lists = [w for w in screen.query(CallList) if not isinstance(w, Timeline)]
-        timelines = list(screen.query(Timeline))
+        lists = list(screen.query("#calls").results(CallList))
+        timelines = list(screen.query("#timeline").results(Timeline))
         if not lists or not timelines:
             return None
         return lists[0], timelines[0]
