@@ -22,6 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "inspector.timescale",
             "inspector.smallfile",
             "inspector.calltext",
+            "inspector.tool_figures",
         ),
     ),
     ("protocols", ("inspector.protocols",)),

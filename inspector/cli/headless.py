@@ -224,7 +224,7 @@ def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
 def _print_per_tool(console: Any, per_tool: list[Any]) -> None:
     """Per tool: count, failures, p50/p90/max and the latency distribution, in the terminal's width (80
     when it is not a terminal); a narrower one drops the sparkline, then p90 and max, rather than wrap."""
-    from inspector.ui.render.tool_figures import figure_lines
+    from inspector.tool_figures import figure_lines
 
     if not per_tool:
         return

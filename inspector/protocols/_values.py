@@ -12,11 +12,19 @@ from typing import Any
 Walk = Callable[[Any, int], None]
 
 
+_EPOCH = datetime(1970, 1, 1)
+
+
 def parse_time(value: Any) -> float | None:
     """Epoch seconds from an epoch number (seconds or milliseconds) or an ISO 8601 string."""
     if isinstance(value, bool) or value is None:
         return None
     if isinstance(value, str):
+        if len(value) == 24 and value[23] == "Z" and value[19] == ".":  # the common ``...T..:..:..mmmZ``
+            try:  # a naive UTC time minus the epoch: a third of the cost of an aware one's timestamp()
+                return (datetime.fromisoformat(value[:23]) - _EPOCH).total_seconds()
+            except ValueError:
+                pass
         text = value.strip()
         try:
             value = float(text)

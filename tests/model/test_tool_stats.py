@@ -7,7 +7,7 @@ from factories import make_request, make_result
 from inspector.model import CallStore, FakeClock, Outcome
 from inspector.model.stats import session_stats
 from inspector.model.tool_stats import BUCKET_EDGES_MS, bucket_of, per_tool, sparkline
-from inspector.ui.render.tool_figures import figure_lines
+from inspector.tool_figures import figure_lines
 
 
 def store_with(latencies: dict[str, list[float]], failed: set[str] = frozenset()) -> CallStore:

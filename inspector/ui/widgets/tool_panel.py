@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from inspector.model import Call
 from inspector.model.tool_stats import ToolFigures, per_tool
-from inspector.ui.render.tool_figures import figure_lines
+from inspector.tool_figures import figure_lines
 from inspector.ui.view import RowView
 
 MAX_TOOLS = 8
