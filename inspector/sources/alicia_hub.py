@@ -116,8 +116,10 @@ class HubSource(RoleClaim):
                 max_size=None,  # the hub sets no read limit and forwards frames of any size
             )
             claiming = not (self.role == "assistant" and self.displaced)
+            if self.role == "assistant":
+                await self._watch_role()  # first: it sees our own subscription, and every one after
             if claiming:  # displaced, a reconnection claims nothing until the user takes the role back
-                await self._conn.send(hub.subscribe(self.role))
+                await self._send(self._conn, hub.subscribe(self.role))
                 ack = await self._await_ack(hub.SUBSCRIBE_ACK)
                 if not ack.success:
                     self._fail(f"{REFUSED}: {ack.error or 'no reason given'}")
@@ -139,7 +141,6 @@ class HubSource(RoleClaim):
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(self._conn))]
         if self.role == "assistant":
-            await self._watch_role()
             if claiming:
                 self._tasks.append(loop.create_task(self._heartbeat(self._conn)))
 
@@ -168,7 +169,7 @@ class HubSource(RoleClaim):
 
     async def _register(self) -> None:
         data = hub.tools_register(self.tools)
-        await self._conn.send(data)
+        await self._send(self._conn, data)
         self._events(self.ingest.packet(data, direction="out", participant=self.state.identity))
         ack = await self._await_ack(hub.TOOLS_ACK)
         if not ack.success:

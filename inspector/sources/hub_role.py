@@ -57,7 +57,8 @@ class RoleWatch:
         self._timers: set[asyncio.TimerHandle] = set()
 
     async def start(self) -> None:
-        """Join as a monitor (no secret needed); raises what the connection raised."""
+        """Join as a monitor (no secret needed) and wait for the hub's ack, so that every frame the hub
+        receives from then on (our own subscription first) is seen; raises what the connection raised."""
         from websockets.asyncio.client import connect
 
         self._conn = await connect(
@@ -68,6 +69,14 @@ class RoleWatch:
         )
         await self._conn.send(hub.subscribe("monitor"))
         loop = asyncio.get_running_loop()
+        deadline = loop.time() + self.connect_timeout
+        while True:
+            data = await asyncio.wait_for(self._conn.recv(), max(0.01, deadline - loop.time()))
+            ack = hub.read_ack(data, hub.SUBSCRIBE_ACK) if isinstance(data, bytes) else None
+            if ack is not None:
+                break
+        if not ack.success:
+            raise ConnectionError(f"the hub refused a monitor: {ack.error or 'no reason given'}")
         self._task = loop.create_task(self._read(self._conn))
 
     async def stop(self) -> None:
