@@ -30,6 +30,8 @@ Traps each format sets, and how they are met here:
   named and everything after it). Each ``toolCalls`` entry is a call and carries its own result
   (``status`` success/error/cancelled, ``result``). Errors: ``status`` error or cancelled, and a shell
   command whose output says ``Exit Code: N`` with N not 0. Sub-agent files: ``chats/<session id>/*.json(l)``.
+  A saved chat (``/chat save``: ``checkpoint-<tag>.json``, an array of ``{role, parts}``): a ``functionCall``
+  part is answered by the ``functionResponse`` at the same place in the next ``user`` content.
 """
 
 from __future__ import annotations
@@ -303,7 +305,49 @@ def gemini_files(path: Path) -> list[Path]:
     return files
 
 
+def count_gemini_checkpoint(path: Path, contents: list) -> Counts:
+    """A saved chat (``/chat save``: an array of ``{role, parts}``): each ``functionCall`` of a model
+    content is answered by the ``functionResponse`` at its place in the next user content."""
+    counts = Counts("gemini", files=[path.name])
+    for index, content in enumerate(contents):
+        if not isinstance(content, dict) or content.get("role") != "model":
+            continue
+        calls = [
+            p["functionCall"]
+            for p in content.get("parts") or []
+            if isinstance(p, dict) and "functionCall" in p
+        ]
+        after = contents[index + 1] if index + 1 < len(contents) else {}
+        answers = []
+        if isinstance(after, dict) and after.get("role") == "user":
+            answers = [
+                p["functionResponse"]
+                for p in after.get("parts") or []
+                if isinstance(p, dict) and "functionResponse" in p
+            ]
+        for place, _call in enumerate(calls):
+            counts.calls += 1
+            if place >= len(answers):
+                counts.unanswered += 1
+                continue
+            counts.answered += 1
+            response = answers[place].get("response") if isinstance(answers[place], dict) else None
+            output = response.get("output") if isinstance(response, dict) else None
+            exit_code = _GEMINI_EXIT.search(output) if isinstance(output, str) else None
+            if (isinstance(response, dict) and "error" in response) or (
+                exit_code and int(exit_code.group(1)) != 0
+            ):
+                counts.errors += 1
+    return counts
+
+
 def count_gemini(path: Path) -> Counts:
+    try:
+        whole = json.loads(path.read_bytes())
+    except ValueError:
+        whole = None
+    if isinstance(whole, list) and whole and isinstance(whole[0], dict) and "parts" in whole[0]:
+        return count_gemini_checkpoint(path, whole)
     counts = Counts("gemini")
     calls: dict[str, dict] = {}
     for file in gemini_files(path):
@@ -349,7 +393,11 @@ def sniff(path: Path) -> str:
         or path.name.startswith("rollout-")
     ):
         return "codex"
-    if b'"toolCalls"' in head or b'"projectHash"' in head or path.name.startswith("session-"):
+    if (
+        b'"toolCalls"' in head
+        or b'"projectHash"' in head
+        or path.name.startswith(("session-", "checkpoint-"))
+    ):
         return "gemini"
     if b'"record_type"' in head or b'"function_call' in head:
         return "codex"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import re
 from collections.abc import Iterator
@@ -9,18 +10,23 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
+from inspector.protocols import _jsonfile, _jsonhead, _reread, _values, gemini_checkpoint
 from inspector.protocols.format import Format
 from inspector.protocols.gemini_agents import agent_of, nested, unnamed
 from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
 
 NAME = "gemini"
-DESCRIPTION = "Google Gemini CLI sessions (chats/session-*.json and *.jsonl)"
+DESCRIPTION = (
+    "Google Gemini CLI sessions (chats/session-*.json and *.jsonl) and saved chats (checkpoint-*.json)"
+)
 
 TEXT_LIMIT = 4000
 _SNIFF_HEADER = re.compile(rb'"projectHash"\s*:')
 _SNIFF_SESSION = re.compile(rb'"sessionId"\s*:')
 _SNIFF_MESSAGE = re.compile(rb'"type"\s*:\s*"(?:gemini|user|info)"')
+_SNIFF_CONTENT = re.compile(
+    rb'\A\s*\[\s*\{\s*"(?:role|parts)"\s*:'
+)  # a saved chat: [{"role": .., "parts": ..
 _SNIFF_RECORD = re.compile(rb'"type"\s*:\s*"(?:gemini|user|info|error|warning)"|"\$set"|"\$rewindTo"')
 _KINDS = {"user": "user", "gemini": "assistant", "info": "info", "error": "error", "warning": "warning"}
 
@@ -38,6 +44,8 @@ def sniff(path: str, head: bytes) -> int:
     no header line at all (its first line already a message with ``toolCalls``): its records decide,
     any of the first ones, and the folder layout (``chats/session-*.jsonl``) adds to them.
     """
+    if _SNIFF_CONTENT.match(head) and b'"parts"' in head and b'"role"' in head:
+        return 75  # a saved chat (/chat save): an array of {role, parts} contents
     if _SNIFF_HEADER.search(head) and _SNIFF_SESSION.search(head):
         return 85 if _SNIFF_MESSAGE.search(head) or b'"messages"' in head or b'"startTime"' in head else 50
     if not _SNIFF_MESSAGE.search(head) and b'"$set"' not in head and b'"$rewindTo"' not in head:
@@ -88,6 +96,8 @@ def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
             session.bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
         elif isinstance(chunk.value, dict) and "messages" in chunk.value:
             session.add_document(chunk, raw)  # the JSON layout: one document (pretty-printed or not)
+        elif gemini_checkpoint.is_content(chunk.value):
+            session.contents.append((chunk.value, raw))  # a saved chat: one {role, parts} item
         else:
             session.add_line(chunk.value, raw)
     yield from session.bad
@@ -99,9 +109,15 @@ def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one message record ``raw`` points at again (its calls, each with its result)."""
-    value, error = _jsonfile.loads(_reread.reread(raw))
+    data = _reread.reread(raw)
+    value, error = _jsonfile.loads(data)
+    if error is not None and data[:1] in (b"{", "{"):  # a saved chat's call: two contents, call and answer
+        text = data if isinstance(data, str) else bytes(data).decode("utf-8", "replace")
+        return gemini_checkpoint.redecode(raw, text)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
+    if gemini_checkpoint.is_content(value):
+        return gemini_checkpoint.redecode(raw, json.dumps(value))
     if not isinstance(value, dict) or "id" not in value:
         return [Skipped("session record", raw.where)]
     return list(_message_events(value, raw, "", None, None))
@@ -145,6 +161,7 @@ class _Session:
     emitted: set[str] = field(default_factory=set)
     answered: set[str] = field(default_factory=set)
     children: dict[str, str] = field(default_factory=dict)  # sub-agent id -> the call that ran it
+    contents: list[tuple[dict[str, Any], RawRef]] = field(default_factory=list)  # a saved chat's items
     # call id -> (when the model asked for it: its message's time, when it was over: the call's own time)
     spans: dict[str, tuple[float, float]] = field(default_factory=dict)
 
@@ -213,6 +230,11 @@ class _Session:
             self.messages.clear()
 
     def events(self) -> Iterator[Event]:
+        if self.contents:
+            self.document = True  # a saved chat is written whole, never appended to
+            for event in gemini_checkpoint.events(self.contents, self.group):
+                yield event
+                self._note(event)
         ordered = list(self.messages.values())
         for index, (message, raw) in enumerate(ordered):
             # No time is stored for a result: the next message's time is the first moment it is
