@@ -93,6 +93,8 @@ PINNED = {
     # Gemini CLI, September 2025: the CLI recorded no tool call yet (the agent ran tools all the same)
     "Tar-ive_brain-system/session-2025-09-16T20-39-38d857b1.json": (0, 0, 0, 0, 0),
     "KuantumQuest_MyDotFiles-HyDE/session-2025-09-22T12-41-7bcb6ef1.json": (0, 0, 0, 0, 0),
+    # ... but a chat saved with /chat save in those days holds them (one refused by the user)
+    "KuantumQuest_MyDotFiles-HyDE/checkpoint-UNED.json": (13, 0, 0, 1, 0),
     # January 2026, Windows: toolCalls with errors
     "fabien-lessirard_dotfiles/session-2026-01-24T18-48-36d4e89a.json": (5, 0, 0, 2, 0),
 }
