@@ -13,6 +13,7 @@ from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
 from inspector.protocols import _jsonhead, _reread
 from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude_resume import Resume, Together
+from inspector.protocols.claude_rewrite import Rewrite
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
 from inspector.protocols.format import Format
 
@@ -97,6 +98,7 @@ def read(
             break
         for file in files:
             yield from _read_agent(file, session)
+    _FOLLOWED[path] = (session.emitted, session.done, session.rewrite)
 
 
 def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]:
@@ -108,11 +110,28 @@ def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one line ``raw`` points at again (links to other lines are not restored)."""
-    return decode_line(_reread.reread(raw), raw)
+    return _decode_line(_reread.reread(raw), raw, ReadState(None))
+
+
+_FOLLOWED: dict[str, tuple[dict[str, RawRef], dict[str, RawRef], Rewrite]] = {}
+"""Per session file read or followed: the calls requested and answered so far and its rewrite, so that
+a session rewritten into its own file while it is followed still shows each call once."""
 
 
 def decode_line(line: bytes | str, raw: RawRef) -> list[Event]:
-    """The events of one line on its own (for a growing file, or to re-read a stored record)."""
+    """The events of one line appended to a followed file (what its read or follow saw before is known:
+    a call written again whole is the same call; line 1 is a new file, or the old one started again)."""
+    state = ReadState(None)
+    seen = None if raw.where == "line 1" else _FOLLOWED.get(raw.source)
+    if seen is None:
+        _FOLLOWED[raw.source] = (state.emitted, state.done, state.rewrite)
+    else:
+        state.emitted, state.done, state.rewrite = seen
+    return _decode_line(line, raw, state)
+
+
+def _decode_line(line: bytes | str, raw: RawRef, state: ReadState) -> list[Event]:
+    """The events of one line on its own (a followed line, or a stored record read again)."""
     path = raw.source
     source = (
         RecordOrigin(path, agent=agent_id_of(path), nested=True)
@@ -123,7 +142,7 @@ def decode_line(line: bytes | str, raw: RawRef) -> list[Event]:
         line = line[len(_BOM) :]
     if not line.strip():
         return []
-    return _decode_bytes(line, raw, ReadState(None), source)
+    return _decode_bytes(line, raw, state, source)
 
 
 # -- lines -------------------------------------------------------------------------------------------

@@ -258,3 +258,36 @@ def test_a_repeated_result_with_other_content_is_still_a_duplicate(tmp_path):
     store = loaded(write(tmp_path / f"{SID}.jsonl", [*first, second]))
     assert store.duplicate_results == 1
     assert not [item for item in store.items if isinstance(item, Marker)]
+
+
+# -- rewritten while it is followed ------------------------------------------------------------------
+
+
+def test_a_rewrite_written_while_the_file_is_followed_shows_each_call_once(tmp_path):
+    """The load reads the first writing; the follow (FileTail + the format's line decoder, as the app
+    runs them) then sees the copies and the new call appended: each call once, no violation."""
+    from inspector import protocols
+    from inspector.sources.tail import FileTail, decode_lines
+
+    path = write(tmp_path / "proj" / f"{SID}.jsonl", original())
+    store = CallStore(keep_payloads=False)
+    load([str(path)], store)
+    tail = FileTail.at_end(str(path))
+    with open(path, "a", encoding="utf-8") as fh:
+        fh.write(
+            "".join(json.dumps(r, separators=(",", ":")) + "\n" for r in copies(original_of(path), None))
+        )
+        fh.write("".join(json.dumps(r, separators=(",", ":")) + "\n" for r in after()))
+    chunk = tail.read()
+    events = decode_lines(protocols.get("claude"), chunk.lines, chunk.first_line, str(path), chunk.offset)
+    for event in events:
+        store.ingest(event)
+    calls = list(store.all_calls())
+    assert [c.call_id for c in calls][-1] == "toolu_02Bash" and len(calls) == 5
+    assert store.duplicate_results == 0 and not [c for c in calls if c.request.violation]
+    assert [item for item in store.items if isinstance(item, Marker) and item.kind == "rewrite"]
+
+
+def original_of(path: Path) -> list[dict]:
+    """The records the file holds now (the copies must repeat them, uuids and all, before renaming)."""
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines()]
