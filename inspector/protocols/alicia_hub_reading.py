@@ -236,10 +236,11 @@ class HubReading:
             if since is None or now - since < ABSENT_AFTER:
                 break
             self._waiting.popleft()
-            where = f"at {clock_text(last)}" if last is not None else "at all"
-            self._undelivered(
-                request, f"the assistant sent no heartbeat after {where}, {ABSENT_AFTER:.0f} s and more"
-            )
+            if last is not None:
+                why = f"no heartbeat after {clock_text(last)}, for {ABSENT_AFTER:.0f} s and more: the assistant was gone"
+            else:
+                why = f"no heartbeat from an assistant for {ABSENT_AFTER:.0f} s and more"
+            self._undelivered(request, why)
             found.append(request)
         return found
 
