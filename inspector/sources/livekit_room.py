@@ -57,6 +57,10 @@ def disconnect_reason_text(reason: Any) -> str:
     return _REASONS.get(name, name.lower().replace("_", " "))
 
 
+JOIN_WAIT_S = 5.0
+"""How long stop() waits for a join under way before leaving."""
+
+
 class LiveKitSource(PacketSource):
     """Joins one LiveKit room with a token; every data packet goes through the Alicia decoder.
 
@@ -100,6 +104,7 @@ class LiveKitSource(PacketSource):
         self._stopping = False
         self.lost: asyncio.Event | None = None  # set when the room is lost (created in start())
         self._present: set[str] = set()  # who has been announced in the list (joined or seen by data)
+        self._joining: asyncio.Future[Any] | None = None  # the join under way, for stop() to wait on
         self._waiting: SenderWait | None = None  # packets that came before their sender was named
         self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
         self._set_state(room=room)
@@ -110,6 +115,7 @@ class LiveKitSource(PacketSource):
         from livekit import rtc
 
         self.lost = asyncio.Event()
+        self._stopping = False
         self._set_state(status=SourceStatus.CONNECTING, detail=f"joining {self.display_url}")
         self.room_event("connection", f"connecting to {self.display_url}")
         if self._preflight is not None:
@@ -125,7 +131,8 @@ class LiveKitSource(PacketSource):
         options = rtc.RoomOptions(auto_subscribe=False, connect_timeout=self._connect_timeout)
         failure = None
         try:
-            name, identity, others = await self._sdk.run(self._join(options, inbox))
+            joining = self._joining = asyncio.ensure_future(self._sdk.run(self._join(options, inbox)))
+            name, identity, others = await joining
         except Exception as exc:  # noqa: BLE001 - the SDK's ConnectError and anything the FFI raises
             failure = (
                 self._explain(self.display_url, exc) if self._explain else str(getattr(exc, "message", exc))
@@ -133,6 +140,8 @@ class LiveKitSource(PacketSource):
         if failure is not None:
             await self._drop_room()
             self._fail(failure)
+        if self._stopping:  # stop() came while joining: it waited for the join, then left
+            return
         self._present = set(others)
         inbox.flush()  # what the SDK said while joining comes before "connected"
         name = name or self.state.room
@@ -182,8 +191,16 @@ class LiveKitSource(PacketSource):
             pass
 
     async def stop(self) -> None:
-        """Leave the room (idempotent)."""
+        """Leave the room (idempotent). A join under way is let finish first (a few seconds at most): the
+        SDK ignores a disconnect before it is connected, and the server would keep the participant it then
+        made for about 20 s after the process ended."""
         self._stopping = True
+        joining = self._joining
+        if joining is not None and not joining.done():
+            try:
+                await asyncio.wait_for(asyncio.shield(joining), JOIN_WAIT_S)
+            except Exception:  # noqa: BLE001 - a failed or slow join: nothing more to wait for
+                pass
         await self._drop_room()
         self._close_inbox()
         if self._sdk is not None:

@@ -1,9 +1,10 @@
 """Data that comes before the room has named its sender: held until the sender is announced, then named.
 
-On a real LiveKit server a participant that only subscribes (the inspector, hidden, with no tracks) learns
-of new participants in batches: livekit-server sends such participants their updates every 3 s
-(``subscriberUpdateInterval`` in ``pkg/rtc/room.go``), while data flows at once. So a new agent's first
-packets arrive 0-3 s before the SDK announces the agent, and the SDK delivers them with no participant; its
+On a real LiveKit server the others learn of a participant that publishes no track (an agent that only
+sends data) in batches: livekit-server sends the updates about such participants every 3 s, all of one
+room's at once (``changeUpdateWorker`` and ``subscriberUpdateInterval`` in ``pkg/rtc/room.go``; only a
+publisher's are sent at once), while data flows at once. So a new agent's first packets arrive 0-3 s
+before the SDK announces the agent, and the SDK delivers them with no participant; its
 core drops the identity the packet carried (``handle_data`` in rust-sdks ``livekit/src/room/mod.rs`` looks
 the participant up and passes only that; ``livekit-ffi`` then sends an empty ``participant_identity``).
 
@@ -12,7 +13,8 @@ announcements of one batch come together: those that arrive within ``SETTLE_S`` 
 together. A held packet is given a sender when exactly one of them had joined by the time it arrived
 (``joined_at``, with ``SKEW_S`` for the server's clock); with two or more it cannot be told, and with none
 (the hold ran out: the server's own data, or a hidden participant, who is never announced) it has no
-sender. Either way the packet is shown, and a request without a sender is never answered (see
+sender. What cannot be seen: a hidden participant's packet held while one visible participant's join is
+announced is credited to that participant. Either way the packet is shown, and a request without a sender is never answered (see
 ``PacketSource.addresses_answers``).
 """
 

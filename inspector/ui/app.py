@@ -171,6 +171,36 @@ class InspectorApp(App[int]):
         for warning in self._startup_warnings:
             self.notify(one_line(warning, 400), title="Settings", severity="warning", timeout=8)
         self.set_interval(self.options.tick, self._timer_tick, name="clock")
+        source = self._session.source if self._session is not None else None
+        if source is not None and source.is_live:
+            self._quit_on_sigint()
+
+    def _quit_on_sigint(self) -> None:
+        """SIGINT (a stop the supervisor forwards, or its death: ``kill -9`` of ``inspector live``) quits as
+        ``q`` does, so the room is left: a real LiveKit server keeps a participant whose connection just
+        ended for about 30 s, in case it resumes. The terminal's Ctrl+C stays a key (raw mode)."""
+        import asyncio
+        import signal
+
+        def leave() -> None:
+            self.run_worker(self._leave_then_exit(), group="quit", exclusive=True)
+
+        try:
+            asyncio.get_running_loop().add_signal_handler(signal.SIGINT, leave)
+        except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal
+            pass
+
+    async def _leave_then_exit(self) -> None:
+        """Leave the room first, then quit: left to the teardown, leaving raced the cancelled workers and
+        the process's end, and a real server kept the participant ~20 s one time in two."""
+        screen = self._main_screen()
+        if screen is not None and screen.source is not None and screen.source.is_live:
+            await screen.stop_source()
+        self.exit()
+
+    async def action_quit(self) -> None:
+        """``q``: a live room is left before the app closes."""
+        await self._leave_then_exit()
 
     # -- the clock -------------------------------------------------------------------------------
     def _main_screen(self) -> MainScreen | None:

@@ -410,8 +410,8 @@ async def kill_and_watch(proc, server: RoomServer, children: list[int]) -> tuple
     os.kill(proc.pid, signal.SIGKILL)
     await proc.wait()
     left = True
-    try:  # the real server keeps a participant whose connection just ended for a while (it may resume)
-        await until(lambda: len(server.participants(ROOM_NAME)) == 0, 20 if which() == "loopback" else 60)
+    try:  # it leaves: a real server would keep a participant whose connection just ended ~30 s
+        await until(lambda: len(server.participants(ROOM_NAME)) == 0, 20)
     except TimeoutError:
         left = False
     try:  # the children notice their parent is gone and leave: wait for that, not a fixed time

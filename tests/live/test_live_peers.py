@@ -62,4 +62,4 @@ def test_demo_puts_no_token_or_secret_on_a_command_line_or_in_an_environment(sce
 def test_kill_9_of_inspector_live_with_its_ui_takes_the_sdk_child_out_of_the_room(scenario):
     r = scenario("kill_nine_ui", timeout=200)
     assert r["children"] == 1  # the supervised child that holds the SDK
-    assert r["left"] and r["alive"] == []
+    assert r["left"] and r["alive"] == [], r

@@ -189,7 +189,7 @@ def test_kill_9_of_inspector_live_takes_its_sdk_child_out_of_the_room_and_no_sec
         "child_environ": False,  # the secret came through a pipe
         "child_environ_read": True,
     }
-    assert r["left"] and r["alive"] == []
+    assert r["left"] and r["alive"] == [], r
 
 
 @pytest.fixture

@@ -80,15 +80,16 @@ async def until(predicate, timeout=5.0):
 
 
 async def test_a_packet_before_its_senders_join_is_shown_after_the_join_and_answered_to_it_alone():
+    t = time.time() - 5  # now, not at import: the answer must not be late
     source, published = joined_source(asyncio.get_running_loop())
-    source._on_joined("bystander", T - 900)  # in the room long before
-    source._on_data(request("q1"), "", "alicia", True, T + 0.5)  # the SDK does not know the sender yet
+    source._on_joined("bystander", t - 900)  # in the room long before
+    source._on_data(request("q1"), "", "alicia", True, t + 0.5)  # the SDK does not know the sender yet
     assert source.store.find("conv_1", "q1") is None  # held, not shown without a sender
-    source._on_joined("agent", T + 0.2)  # the server's next batch names it
+    source._on_joined("agent", t + 0.2)  # the server's next batch names it
     await until(lambda: source.store.find("conv_1", "q1") is not None)
     assert lines(source) == ["bystander joined", "agent joined", "call q1"]
     call = source.store.find("conv_1", "q1")
-    assert call.request.extra["participant"] == "agent" and call.request.ts == T + 0.5
+    assert call.request.extra["participant"] == "agent" and call.request.ts == t + 0.5
     await source.send_answer(call, compose.success({"ok": True}))
     assert published.to == [["agent"]]  # to the requester, not to the room
 

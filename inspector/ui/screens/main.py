@@ -217,6 +217,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._update_status()
 
     async def on_unmount(self) -> None:
+        await self.stop_source()
+
+    async def stop_source(self) -> None:
+        """Stop the source (a live room is left) and its rejoining; safe to call more than once."""
         await stop_quietly(self.source, self._source_stop)
 
     def _post_changed(self) -> None:
