@@ -17,7 +17,15 @@ from inspector.sources.base import AnswerRefused, SourceStatus
 from inspector.sources.livekit_room import LiveKitSource
 from inspector.sources.unnamed import Held, SenderWait
 
-T = time.time() - 5  # the arrival times: a few seconds ago, so a 30 s request is not late
+T = 0.0  # the arrival times: a few seconds before each test runs (set by _arrival_base)
+
+
+@pytest.fixture(autouse=True)
+def _arrival_base() -> None:
+    """A few seconds ago, taken when the test runs, so a 30 s request is not late: taken at import, a
+    test run minutes after collection (a busy machine, pytest-xdist) found its request overdue."""
+    global T
+    T = time.time() - 5
 
 
 @pytest.fixture(autouse=True)
