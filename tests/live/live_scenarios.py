@@ -544,13 +544,24 @@ async def rejoin(out: str) -> dict:
     return {**live, "recording": recorded}
 
 
+def status_shows(app, words: str, seen: dict, key: str) -> bool:
+    """Whether the status line (the screen's last but one) holds ``words``; if so the screen is kept in
+    ``seen[key]`` as it was then (a status that changes on its own is never read twice)."""
+    from screen_text import screen_text
+
+    text = screen_text(app)
+    if words not in text.splitlines()[-2]:
+        return False
+    seen[key] = text
+    return True
+
+
 async def ui_rejoin(out: str) -> dict:
     """The app (pilot) joined to a real room: the room server goes away and comes back on the same port;
     the app says it is reconnecting, keeps its calls on screen, joins again by itself and shows new calls."""
     from servers import free_ports
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ui"))
-    from screen_text import screen_text
     from ui_factories import make_app
 
     from inspector.room import mint_token
@@ -564,26 +575,24 @@ async def ui_rejoin(out: str) -> dict:
     )
     app = make_app(store, source=source, label="room ui")
     seen: dict = {}
-    async with app.run_test(size=(120, 30)) as pilot:
-        await until(lambda: "reconnecting" in screen_text(app), 20)  # no room yet: it waits and retries
-        seen["before_room"] = screen_text(app).splitlines()[-2]
+    async with app.run_test(size=(120, 30)):
+        # no room yet: it waits and retries
+        await until(lambda: status_shows(app, "reconnecting", seen, "before_room"), 20)
+        seen["before_room"] = seen["before_room"].splitlines()[-2]
         async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
             await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
             agent = await Agent("agent-u").join(server)
             await agent.request("u1", "read_local_file", "server")
             await until(lambda: "u1" in str([c.call_id for c in store.all_calls()]), 10)
             await agent.room.disconnect()
-        await until(lambda: "reconnecting" in screen_text(app).splitlines()[-2], 30)
-        await pilot.pause(0.1)
-        seen["while_down"] = screen_text(app)
+        # the screen is kept as the condition saw it: the status goes back to "connecting" at each try
+        await until(lambda: status_shows(app, "reconnecting", seen, "while_down"), 30)
         async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
             await until(lambda: len(server.participants(ROOM_NAME)) == 1, 40)
             agent = await Agent("agent-u").join(server)
             await agent.request("u2", "read_local_file", "server")
             await until(lambda: "u2" in str([c.call_id for c in store.all_calls()]), 10)
-            await until(lambda: "connected" in screen_text(app).splitlines()[-2], 10)
-            await pilot.pause(0.1)
-            seen["after"] = screen_text(app)
+            await until(lambda: status_shows(app, "connected", seen, "after"), 10)
             await agent.room.disconnect()
         await source.stop()
     seen["calls"] = [c.call_id for c in store.all_calls()]
