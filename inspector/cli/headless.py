@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import gc
 import sys
 from typing import Any
 
@@ -60,6 +61,9 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
         print(f"inspector: {exc}", file=sys.stderr)
         return None, None, None
     store.clock = store.end_clock()  # a file is judged at its last record's time, not today's
+    # The store lives until the command ends: kept out of the cyclic collector's walks, which the
+    # records read again (dump --json) would otherwise set off over and over (a fifth of a dump).
+    gc.freeze()
     return store, infos, flt
 
 
