@@ -133,16 +133,27 @@ def _project_agents(folder: str) -> dict[str, list[str]]:
     return found
 
 
-def _session_id(path: str) -> str:
-    """The ``sessionId`` of a file's first record ("" when it has none)."""
+def _session_id(path: str, lines: int = 50) -> str:
+    """The ``sessionId`` of a file's first record that has one ("" when none of the first ``lines`` has
+    one): a session file may start with records that carry none (``summary``, ``queue-operation``)."""
     try:
         with open(path, "rb") as fh:
-            line = fh.readline(1 << 20)
-        value = json.loads(line)
-    except (OSError, ValueError, RecursionError):
+            for _ in range(lines):
+                line = fh.readline(1 << 20)
+                if not line:
+                    break
+                if b'"sessionId"' not in line:
+                    continue
+                try:
+                    value = json.loads(line)
+                except (ValueError, RecursionError):
+                    continue
+                session = value.get("sessionId") if isinstance(value, dict) else None
+                if isinstance(session, str) and session:
+                    return session
+    except OSError:
         return ""
-    session = value.get("sessionId") if isinstance(value, dict) else None
-    return session if isinstance(session, str) else ""
+    return ""
 
 
 def count_tool_calls(path: str) -> int | None:
