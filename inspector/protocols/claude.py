@@ -98,7 +98,7 @@ def read(
             break
         for file in files:
             yield from _read_agent(file, session)
-    _FOLLOWED[path] = (session.emitted, session.done, session.rewrite)
+    _remember(path, (session.emitted, session.done, session.rewrite))
 
 
 def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]:
@@ -113,9 +113,19 @@ def redecode(raw: RawRef) -> list[Event]:
     return _decode_line(_reread.reread(raw), raw, ReadState(None))
 
 
+_FOLLOWED_KEPT = 16
 _FOLLOWED: dict[str, tuple[dict[str, RawRef], dict[str, RawRef], Rewrite]] = {}
 """Per session file read or followed: the calls requested and answered so far and its rewrite, so that
 a session rewritten into its own file while it is followed still shows each call once."""
+
+
+def _remember(path: str, seen: tuple[dict[str, RawRef], dict[str, RawRef], Rewrite]) -> None:
+    """Keep what a read of ``path`` saw, for its follow; the files read last only (an app that opens
+    session after session holds a few, not all)."""
+    _FOLLOWED.pop(path, None)
+    _FOLLOWED[path] = seen
+    while len(_FOLLOWED) > _FOLLOWED_KEPT:
+        del _FOLLOWED[next(iter(_FOLLOWED))]
 
 
 def decode_line(line: bytes | str, raw: RawRef) -> list[Event]:
@@ -124,7 +134,7 @@ def decode_line(line: bytes | str, raw: RawRef) -> list[Event]:
     state = ReadState(None)
     seen = None if raw.where == "line 1" else _FOLLOWED.get(raw.source)
     if seen is None:
-        _FOLLOWED[raw.source] = (state.emitted, state.done, state.rewrite)
+        _remember(raw.source, (state.emitted, state.done, state.rewrite))
     else:
         state.emitted, state.done, state.rewrite = seen
     return _decode_line(line, raw, state)
