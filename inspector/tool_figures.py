@@ -21,15 +21,17 @@ WIDTH = 80
 TOOL_MIN, TOOL_MAX = 16, 40
 """The tool column's width: a layout keeps a column only while the name keeps at least TOOL_MIN cells."""
 
-COLUMNS = {"calls": 6, "fail": 5, "p50": 7, "p90": 7, "max": 7}
+COLUMNS = {"calls": 6, "not ok": 7, "p50": 7, "p90": 7, "max": 7}
+NOT_OK = "not ok: failed, timed_out, canceled or denied"
+"""What the ``not ok`` column counts (said under the table)."""
 SPARK_WIDTH = 14
 """Two spaces, then ``▕``, one cell per latency bucket, ``▏``."""
 
 LAYOUTS: tuple[tuple[tuple[str, ...], bool], ...] = (
-    (("calls", "fail", "p50", "p90", "max"), True),
-    (("calls", "fail", "p50", "p90", "max"), False),
-    (("calls", "fail", "p50", "max"), False),
-    (("calls", "fail", "p50"), False),
+    (("calls", "not ok", "p50", "p90", "max"), True),
+    (("calls", "not ok", "p50", "p90", "max"), False),
+    (("calls", "not ok", "p50", "max"), False),
+    (("calls", "not ok", "p50"), False),
 )
 """The columns shown (and whether the sparkline is), widest first."""
 
@@ -99,7 +101,7 @@ def figure_line(
         "max": _ms(figures.max_ms),
     }
     for name in shape.columns:
-        if name == "fail":
+        if name == "not ok":
             line.append(str(figures.failures).rjust(COLUMNS[name]), style=failed if figures.failures else "")
         else:
             line.append(values[name].rjust(COLUMNS[name]))
@@ -116,13 +118,16 @@ def figure_lines(
     *,
     failed: Style | str = "",
     spark: Style | str = "",
+    legend: bool = True,
 ) -> list[Text]:
     """The header and one line per tool (the busiest ``limit`` tools, then a line saying how many more),
-    none wider than ``width``."""
+    none wider than ``width``; ``legend``: then a line saying what ``not ok`` counts."""
     shape = layout_for(width)
     shown = all_figures if limit is None else all_figures[:limit]
     lines = [header_line(shape)]
     lines += [figure_line(f, shape, failed=failed, spark=spark) for f in shown]
     if len(shown) < len(all_figures):
         lines.append(Text(f"… {len(all_figures) - len(shown)} more tool(s)", style="dim"))
+    if legend and "not ok" in shape.columns:
+        lines.append(Text(one_line(NOT_OK, max(20, width)), style="dim"))
     return lines

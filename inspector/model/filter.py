@@ -3,9 +3,11 @@
 Grammar (terms are separated by spaces and all must match):
 
 - ``tool:GLOB``      tool name, a case-insensitive glob (``tool:web_*``; without ``*?[`` it is exact)
-- ``state:STATE``    pending, overdue, succeeded, failed, timed_out, canceled, denied; aliases ok,
-  error/err, timeout, cancelled; flags orphan, late, dup/duplicate, violation, answered, diff, and
-  kinds call, message, malformed. ``is:`` is a synonym of ``state:``.
+- ``state:STATE``    a call's state: pending, overdue, succeeded, failed, timed_out, canceled, denied
+  (the names the status bar, the CLI and the JSON use; older spellings ok, error/err, timeout,
+  cancelled are accepted); flags orphan, late, dup/duplicate, violation, answered, diff, and kinds
+  call, message, malformed. ``is:`` is a synonym of ``state:``. A state matches calls only, as the
+  status bar counts them: an orphan result is ``state:orphan``, whatever it says.
 - ``exec:WHO``       server, client or either (who executes the call)
 - ``id:PREFIX``      call id prefix, case-insensitive
 - ``group:VALUE``    group / conversation (``conv:`` is a synonym): prefix, or a glob with ``*?[``
@@ -16,7 +18,7 @@ Grammar (terms are separated by spaces and all must match):
   summary, error code/message, message text, or the call's parameters and results
 
 A ``!`` or ``-`` before a term negates it; ``"double quotes"`` keep spaces in a value (``\\"`` inside);
-an unquoted value may list alternatives with commas (``state:failed,timeout``). The empty filter matches
+an unquoted value may list alternatives with commas (``state:failed,timed_out``). The empty filter matches
 everything. Searching payloads goes through ``Payloads`` (in memory by default; re-read from the files when
 a big session dropped them) and each item's answer is remembered by the term.
 """
@@ -28,7 +30,7 @@ import re
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
-from inspector.model.call import ALSO_IN, OUTCOME_STATE, Call, Item, OrphanResult, State
+from inspector.model.call import ALSO_IN, Call, Item, OrphanResult, State
 from inspector.model.events import Executor, Malformed, Message
 from inspector.model.filter_syntax import (
     FIELDS,
@@ -116,11 +118,9 @@ def haystack(item: object) -> str:
 
 # -- predicates ------------------------------------------------------------------------------
 def _item_state(item: object, now: float | None) -> State | None:
-    if isinstance(item, Call):
-        return item.state(now)
-    if isinstance(item, OrphanResult):
-        return OUTCOME_STATE.get(item.result.outcome)
-    return None
+    """A call's state; None for anything else (an orphan result is counted as an orphan, not by what it
+    says, in the status bar as in the filter)."""
+    return item.state(now) if isinstance(item, Call) else None
 
 
 def _is_duplicate(item: object) -> bool:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from inspector.model.call import Call, State
 
 FAILED_STATES = (State.FAILED, State.TIMED_OUT, State.DENIED, State.CANCELED)
-"""States counted as failures in the per-tool figures."""
+"""States counted as failures (``failures`` in the JSON, the ``not ok`` column) in the per-tool figures."""
 
 BUCKET_EDGES_MS = (10.0, 30.0, 100.0, 300.0, 1_000.0, 3_000.0, 10_000.0, 30_000.0, 100_000.0)
 """Upper edges of the latency buckets (ms); a last bucket takes everything above. Log-spaced, so a tool

@@ -69,7 +69,9 @@ def test_text_lines_fit_80_columns_and_escape_tool_names():
 def test_limit_says_how_many_more():
     store = store_with({f"t{i}": [1] for i in range(5)})
     lines = figure_lines(per_tool(store.all_calls(), 5000.0), limit=2)
-    assert len(lines) == 4 and "3 more" in lines[-1].plain
+    assert len(lines) == 5 and "3 more" in lines[-2].plain
+    assert lines[0].plain.split()[1:3] == ["calls", "not"]  # the column says what it counts, under the table
+    assert lines[-1].plain == "not ok: failed, timed_out, canceled or denied"
 
 
 MCP_TOOLS = {

@@ -64,7 +64,7 @@ async def test_the_first_calls_show_while_the_rest_is_still_loading(tmp_path):
         assert "pending" in screen_text(app)
         gate.set()
         assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
-        assert "ok 50" in status(app)
+        assert "succeeded 50" in status(app)
 
 
 def test_read_into_reports_progress_in_time_boxed_batches(tmp_path):

@@ -25,7 +25,9 @@ async def test_rows_show_time_tool_executor_summary_badge_and_time_column():
         text = screen_text(app)
         lines = text.splitlines()
         weather = next(line for line in lines if "get_weather" in line)
-        assert "ok" in weather and "server" not in weather and "client" in weather and "Rome" in weather
+        assert (
+            "succeeded" in weather and "server" not in weather and "client" in weather and "Rome" in weather
+        )
         assert "400ms" in weather  # latency of a finished call
         assert "22:13:20" in weather or ":13:20" in weather  # the request's time (local zone)
         failed = next(line for line in lines if "web_search" in line)
@@ -175,7 +177,7 @@ async def test_results_arriving_later_update_the_row_in_place():
         store.ingest(result("a", ts=T0 + 0.25))
         await wait_for(pilot, lambda: "250ms" in screen_text(app))  # repaints are throttled by a timer
         line = next(line for line in screen_text(app).splitlines() if "web_search" in line)
-        assert "ok" in line and "250ms" in line
+        assert "succeeded" in line and "250ms" in line
 
 
 async def test_sample_store_has_every_kind_of_row():

@@ -152,7 +152,7 @@ async def test_figures_panel_follows_the_filter():
         await pilot.pause()
         await pilot.press("s")
         await pilot.pause()
-        assert "calls fail" in screen_text(app) and "get_weather" in screen_text(app)
+        assert "calls not ok" in screen_text(app) and "get_weather" in screen_text(app)
         app.screen.apply_filter("tool:web_search")
         await pilot.pause()
         text = screen_text(app)

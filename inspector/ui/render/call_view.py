@@ -116,9 +116,7 @@ def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
     text = Text()
     text.append(inline(call.tool or "(no tool name)", 120), Style(bold=True))
     text.append("  ")
-    text.append(
-        f" {state.value.replace('_', ' ')} ", Style(color=theme.state_color(state), bold=True, reverse=True)
-    )
+    text.append(f" {state.value} ", Style(color=theme.state_color(state), bold=True, reverse=True))
     if request.executor is not None:
         text.append(f"  {request.executor.value}", Style(color=theme.muted))
     text.append("\n")
@@ -281,7 +279,7 @@ def _child_line(child: Item, theme: RenderTheme, now: float | None) -> Text:
         color = theme.state_color(state)
         text.append("● ", Style(color=color))
         text.append(inline(child.tool, 60), Style(bold=True))
-        text.append(f"  {state.value.replace('_', ' ')}", Style(color=color))
+        text.append(f"  {state.value}", Style(color=color))
         latency = child.latency_ms
         if latency is not None:
             text.append(f"  {duration(latency / 1000)}", Style(color=theme.muted))

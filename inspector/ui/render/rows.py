@@ -19,15 +19,8 @@ from inspector.timefmt import clock_text, duration
 SOON, URGENT = 10.0, 3.0
 """Seconds left when a countdown turns "soon" (and redraws 4x a second), then "urgent"."""
 
-STATE_WORDS = {
-    State.PENDING: "pending",
-    State.OVERDUE: "overdue",
-    State.SUCCEEDED: "ok",
-    State.FAILED: "failed",
-    State.TIMED_OUT: "timed out",
-    State.CANCELED: "canceled",
-    State.DENIED: "denied",
-}
+STATE_WORDS = {state: state.value for state in State}
+"""A state's one name, as the filter takes it (``state:timed_out``), the CLI and the JSON write it."""
 
 
 @dataclass(frozen=True)

@@ -29,7 +29,7 @@ KEY_NAMES = {
 }
 
 INTRO = (
-    "Filter grammar: tool:GLOB  state:pending|failed|timeout|orphan|late|dup|violation  "
+    "Filter grammar: tool:GLOB  state:pending|overdue|succeeded|failed|timed_out|canceled|denied|orphan|late|dup|violation  "
     'exec:server|client|either  id:PREFIX  group:G  param:TEXT  result:TEXT  error:TEXT  "free text" '
     "(also in parameters and results)  -term negates.  "
     "ctrl+p opens the command palette with every action."

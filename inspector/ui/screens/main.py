@@ -49,7 +49,7 @@ LOADING_SWITCH_INTERVAL = 0.0005
 """The interpreter's thread switch interval while a file loads in a thread (seconds)."""
 
 FILTER_HINT = (
-    'filter: tool:web_* state:failed,timeout exec:client param:x result:y error:z -id:ab "free text"'
+    'filter: tool:web_* state:failed,timed_out exec:client param:x result:y error:z -id:ab "free text"'
 )
 
 

@@ -11,7 +11,7 @@ from textual.widgets import Static
 
 from inspector.model import Call
 from inspector.model.tool_stats import ToolFigures, per_tool
-from inspector.tool_figures import figure_lines
+from inspector.tool_figures import NOT_OK, figure_lines
 from inspector.ui.view import RowView
 
 MAX_TOOLS = 8
@@ -78,8 +78,8 @@ class ToolFiguresPanel(Static):
         if not self._figures:
             self.update(Text(f"{self._title}: no calls", style="dim"))
             return
-        lines = figure_lines(self._figures, MAX_TOOLS, width, failed="bold red")
-        title = Text(self._title, style="dim")
+        lines = figure_lines(self._figures, MAX_TOOLS, width, failed="bold red", legend=False)
+        title = Text(self._title + " · " + NOT_OK, style="dim")
         if lines[0].cell_len + 3 + title.cell_len <= width:
             lines[0].append("   ").append_text(title)
         else:  # on a line of its own rather than wrapped under the header
