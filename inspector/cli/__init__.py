@@ -80,6 +80,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     _tolerant_streams()
+    opens_ui = getattr(args, "opens_ui", None)
+    if opens_ui and not getattr(args, "no_ui", False):
+        from inspector.cli import terminal
+
+        refusal = terminal.missing(opens_ui, no_ui=hasattr(args, "no_ui"))
+        if refusal:
+            print(refusal, file=sys.stderr)
+            return 2
     try:
         return int(handler(args) or 0)
     except KeyboardInterrupt:

@@ -26,7 +26,9 @@ def _answer_options(parser: argparse.ArgumentParser) -> None:
         "--answer-rules", metavar="FILE", help="auto-respond with the rules in this TOML file"
     )
     parser.add_argument(
-        "--record", metavar="PATH", help="record every packet to PATH (default: the data dir)"
+        "--record",
+        metavar="PATH",
+        help="record every packet to PATH (default: the data dir)",
     )
     parser.add_argument("--no-record", action="store_true", help="do not record")
     parser.add_argument(
@@ -66,7 +68,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _answer_options(live)
     hub_cmd.add_live_options(live)
     live.epilog = LIVE_EPILOG + "\n" + hub_cmd.HUB_EPILOG
-    live.set_defaults(handler=run_live_command)
+    live.set_defaults(handler=run_live_command, opens_ui="live")
 
     demo = sub.add_parser(
         "demo",
@@ -91,7 +93,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     demo.add_argument("--speed", type=float, default=1.0, help="play the script faster (2 = twice as fast)")
     _answer_options(demo)
     hub_cmd.add_demo_options(demo)
-    demo.set_defaults(handler=run_demo_command)
+    demo.set_defaults(handler=run_demo_command, opens_ui="demo")
 
 
 def _exit_now(code: int) -> int:

@@ -60,6 +60,12 @@ def run(args: argparse.Namespace) -> int:
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
+    from inspector.cli import terminal
+
+    refusal = terminal.missing("open")  # after the paths: a wrong one is said first
+    if refusal:
+        print(refusal, file=sys.stderr)
+        return 2
     options = UiOptions(
         paths=list(args.paths),
         format=args.format,

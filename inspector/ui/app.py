@@ -174,6 +174,22 @@ class InspectorApp(App[int]):
         source = self._session.source if self._session is not None else None
         if source is not None and source.is_live:
             self._quit_on_sigint()
+        if not self.is_headless:  # a real terminal: quit when it goes (SIGHUP, or a hang-up without one)
+            from inspector.ui.hangup import HangupWatch
+
+            self._hangup = HangupWatch(self, self._hung_up)
+            self._hangup.start()
+
+    def on_unmount(self) -> None:
+        hangup = getattr(self, "_hangup", None)
+        if hangup is not None:
+            hangup.stop()
+
+    def _hung_up(self) -> None:
+        """The terminal is gone: leave a live room, then quit (exit status 129, as after SIGHUP)."""
+        from inspector.ui.hangup import EXIT_HANGUP
+
+        self.run_worker(self._leave_then_exit(EXIT_HANGUP), group="quit", exclusive=True)
 
     def _quit_on_sigint(self) -> None:
         """SIGINT (a stop the supervisor forwards, or its death: ``kill -9`` of ``inspector live``) quits as
@@ -190,13 +206,13 @@ class InspectorApp(App[int]):
         except (NotImplementedError, RuntimeError, ValueError):  # not the main thread, or no such signal
             pass
 
-    async def _leave_then_exit(self) -> None:
+    async def _leave_then_exit(self, return_code: int = 0) -> None:
         """Leave the room first, then quit: left to the teardown, leaving raced the cancelled workers and
         the process's end, and a real server kept the participant ~20 s one time in two."""
         screen = self._main_screen()
         if screen is not None and screen.source is not None and screen.source.is_live:
             await screen.stop_source()
-        self.exit()
+        self.exit(return_code=return_code)
 
     async def action_quit(self) -> None:
         """``q``: a live room is left before the app closes."""

@@ -75,6 +75,7 @@ KEYS: tuple[Key, ...] = (
         "main",
         show=True,
         tooltip="Filter: tool:GLOB state:STATE exec:WHO id:PREFIX group:G, free text, -negation",
+        priority=True,  # taken as it arrives: the keys queued behind it then go to the filter box
     ),
     Key("next-match", "n", "next_match", "Next match", "main"),
     Key("prev-match", "N", "prev_match", "Previous match", "main"),

@@ -8,6 +8,7 @@ import time
 
 from rich.text import Text
 from textual import on, work
+from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
@@ -38,6 +39,7 @@ from inspector.ui.screens.main_timeline import TimelineActions
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.detail import DetailPane
+from inspector.ui.widgets.filter_box import FilterBox
 from inspector.ui.widgets.footer import SteadyFooter
 from inspector.ui.widgets.list_header import ListHeader
 from inspector.ui.widgets.position_bar import PositionBar
@@ -93,7 +95,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield Input(placeholder=FILTER_HINT, id="filter")
+        yield FilterBox(placeholder=FILTER_HINT, id="filter")
         yield Static("", id="filter-error")
         yield ListHeader(multi_source=len(self.sources) > 1, id="list-header")
         yield CallList(self.view, sources=self.sources, id="calls")
@@ -179,7 +181,9 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self.set_class(self.source.is_live, "-live")
         self.call_list.follow = self.source.is_live
         self.call_list.now = self.detail.now = self.now
-        self.call_list.focus()
+        # now, not at the next idle moment (Widget.focus): a deferred focus would take it back from the
+        # filter box when / and the keys behind it came first
+        self.set_focus(self.call_list)
         self.watch(self.app, "now", self._on_tick, init=False)
         if self.replaying is not None:
             self.set_class(True, "-loading")
@@ -369,8 +373,18 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     # -- filter ----------------------------------------------------------------------------------
     def action_filter(self) -> None:
+        """Open the filter box with the focus in it at once, so the keys typed right behind ``/`` (a
+        paste, a macro, a fast typist) go into the box, not to list commands.
+
+        The key is a priority binding: the app runs it as the key arrives, before it hands the next
+        keys to the focused widget (a normal binding runs once the key has gone through the list, and
+        the keys behind it were already handed to the list). The focus moves now (``Widget.focus``
+        waits for an idle moment); in the box, ``/`` is a character of the filter."""
+        box = self.query_one("#filter", Input)
+        if self.focused is box:
+            raise SkipAction()
         self.set_class(True, "-filtering")
-        self.query_one("#filter", Input).focus()
+        self.set_focus(box)
 
     @on(Input.Changed, "#filter")
     def _filter_changed(self, event: Input.Changed) -> None:
