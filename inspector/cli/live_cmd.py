@@ -28,7 +28,7 @@ def _answer_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--record",
         metavar="PATH",
-        help="record every packet to PATH (default: the data dir)",
+        help="record every packet to PATH (default: the data dir; demo: a temporary file)",
     )
     parser.add_argument("--no-record", action="store_true", help="do not record")
     parser.add_argument(

@@ -18,9 +18,11 @@ import threading
 from concurrent.futures import Future
 from typing import IO, TYPE_CHECKING, Any
 
+from inspector.demo import demo_record
 from inspector.live.hub_peers import HubAgent, HubAssistant, HubBridge, PeerError, join, scripted_conversation
 from inspector.live.hub_server import HubServer
 from inspector.live.session import LiveOptions
+from inspector.sources.tasks import cancel_all_others
 
 if TYPE_CHECKING:
     from inspector.live.runner import ShowUi
@@ -101,15 +103,25 @@ class HubDemo:
             await asyncio.sleep(self.pause)
 
     def stop(self) -> None:
-        async def close() -> None:
-            await self.server.close()
+        """Cancel and await every task of the demo's loop (the script waiting on a request, the peers'
+        readers, the hub's connections), close the hub, then stop and close the loop: a task left
+        pending was destroyed with the loop, and its peers' ``close`` then ran with no loop (a
+        traceback when the person quit with a request pending)."""
 
-        try:
-            asyncio.run_coroutine_threadsafe(close(), self.loop).result(5)
-        except Exception:  # noqa: BLE001 - leaving anyway
-            pass
-        self.loop.call_soon_threadsafe(self.loop.stop)
-        self._thread.join(5)
+        async def close() -> None:
+            await cancel_all_others()
+            await self.server.close()
+            await cancel_all_others()
+
+        if self._thread.is_alive():
+            try:
+                asyncio.run_coroutine_threadsafe(close(), self.loop).result(10)
+            except Exception:  # noqa: BLE001 - leaving anyway
+                pass
+            self.loop.call_soon_threadsafe(self.loop.stop)
+            self._thread.join(5)
+        if not self._thread.is_alive() and not self.loop.is_closed():
+            self.loop.close()
 
 
 def run_hub_demo(
@@ -136,8 +148,9 @@ def run_hub_demo(
         agent_secret=demo.secret,
         answer=args.answer,
         answer_rules=rules,
-        record=args.record,
+        record=demo_record(args),
         no_record=args.no_record,
+        command="demo",
         no_ui=args.no_ui,
         json=args.json,
         verbose=args.verbose,

@@ -18,6 +18,7 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
+from inspector.demo import demo_record
 from inspector.live.session import LiveOptions, LiveSession
 from inspector.sources.base import SourceState, SourceStatus
 
@@ -193,8 +194,9 @@ def run_demo(
             api_secret=server.api_secret,
             answer=args.answer,
             answer_rules=rules,
-            record=args.record,
+            record=demo_record(args),
             no_record=args.no_record,
+            command="demo",
             no_ui=args.no_ui,
             json=args.json,
             verbose=args.verbose,

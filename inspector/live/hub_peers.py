@@ -17,6 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from inspector.protocols import alicia_hub as hub
+from inspector.sources.tasks import cancel_and_wait
 
 ASSISTANT_CONVERSATION = "__assistant__"  # bridge.go's AssistantClientID
 
@@ -60,7 +61,7 @@ class HubBridge:
 
     async def close(self) -> None:
         if self._reader is not None:
-            self._reader.cancel()
+            await cancel_and_wait([self._reader])
         if self._conn is not None:
             await self._conn.close()
 
@@ -233,7 +234,6 @@ class HubAssistant:
             await conn.send(hub.encode(hub.TOOL_USE_RESULT, answer, conv))
 
     async def close(self) -> None:
-        for task in self._tasks:
-            task.cancel()
+        await cancel_and_wait(self._tasks)
         if self.conn is not None:
             await self.conn.close()

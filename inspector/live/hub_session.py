@@ -6,6 +6,7 @@ is a :class:`~inspector.sources.alicia_hub.HubSource` instead of a LiveKit room.
 
 from __future__ import annotations
 
+import asyncio
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -116,6 +117,7 @@ class HubSession(LiveSession):
         )
         self.source.give_up_after = options.give_up_after
         self.engine: AutoResponder | None = None
+        self._sending: set[asyncio.Task[None]] = set()  # auto-answers on their way (ended by stop)
         self.decisions: list[Decision] = []
         if ruleset is not None and len(ruleset):
             self.engine = AutoResponder(

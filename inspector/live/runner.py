@@ -37,10 +37,10 @@ def run(
     try:
         session = prepare(options)
     except (SetupError, RulesError) as exc:
-        err.write(f"inspector live: {exc}\n")
+        err.write(f"inspector {options.command}: {exc}\n")
         return EXIT_SETUP
     if options.recording_note:
-        err.write(f"inspector live: {options.recording_note}\n")
+        err.write(f"inspector {options.command}: {options.recording_note}\n")
     logs.configure(session.credentials.secrets, to_stderr=options.verbose and options.no_ui)
     supervise.note_status(recording=options.recording_path)
     tune_gc()  # a live session keeps what it allocates: collect less often (bench/bench_ingest.py)
@@ -64,12 +64,14 @@ def prepare(options: LiveOptions) -> LiveSession:
 def run_ui(session: LiveSession, err: IO[str], show: ShowUi | None) -> int:
     """Hand the wired source and store to the UI (``show``), then say where the recording went."""
     if show is None:
-        err.write("inspector live: the UI is not available here; use --no-ui to print calls instead\n")
+        err.write(
+            f"inspector {session.options.command}: the UI is not available here; use --no-ui to print calls instead\n"
+        )
         return EXIT_SETUP
     result = show(session)
     path = session.options.recording_path
     if path and not session.source.state.record_error:
-        err.write(f"inspector live: recorded to {path}\n")
+        err.write(f"inspector {session.options.command}: recorded to {path}\n")
     return recording_verdict(session, err, int(result or 0))
 
 
@@ -114,11 +116,12 @@ async def run_headless(
             waiter.cancel()
         await session.stop()
     if not outcome.stopped and not outcome.joined:
-        err.write(f"inspector live: {session.redact(outcome.reason)}\n")
+        err.write(f"inspector {options.command}: {session.redact(outcome.reason)}\n")
         return EXIT_SETUP
     if not outcome.stopped:
         what = "hub" if options.hub else "room"
-        err.write(f"inspector live: the {what} connection was lost ({session.redact(outcome.reason)})\n")
+        reason = session.redact(outcome.reason)
+        err.write(f"inspector {options.command}: the {what} connection was lost ({reason})\n")
         return EXIT_LOST
     return recording_verdict(session, err, EXIT_OK)
 
@@ -167,5 +170,6 @@ def recording_verdict(session: LiveSession, err: IO[str], code: int) -> int:
     if not reason or code not in (EXIT_OK,):
         return code
     path = session.options.recording_path
-    err.write(f"inspector live: the recording stopped ({reason}); what came before is in {path}\n")
+    command = session.options.command
+    err.write(f"inspector {command}: the recording stopped ({reason}); what came before is in {path}\n")
     return EXIT_RECORDING

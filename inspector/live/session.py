@@ -22,6 +22,7 @@ from inspector.model import Call, CallStore, Clock, Request
 from inspector.model.events import Event
 from inspector.protocols.recording import default_recording_path
 from inspector.sources.base import AnswerError
+from inspector.sources.tasks import cancel_and_wait
 
 
 @dataclass
@@ -51,6 +52,7 @@ class LiveOptions:
     agent_secret: str | None = field(default=None, repr=False)
     tool_timeout: float | None = None
     origin: str | None = None
+    command: str = "live"  # the command that runs the session, as its messages name it ("demo")
     # filled in by LiveSession.prepare, for the UI to show
     recording_path: str | None = None
     recording_note: str | None = None
@@ -105,6 +107,7 @@ class LiveSession:
         )
         self.source.give_up_after = options.give_up_after  # the UI rejoins as --no-ui does
         self.engine: AutoResponder | None = None
+        self._sending: set[asyncio.Task[None]] = set()  # auto-answers on their way (ended by stop)
         self.decisions: list[Decision] = []
         if ruleset is not None and len(ruleset):
             self.engine = AutoResponder(
@@ -165,7 +168,9 @@ class LiveSession:
             )
 
     def _deliver(self, call: Call, draft, rule: Rule) -> None:
-        asyncio.get_running_loop().create_task(self._auto_send(call, draft, rule))
+        task = asyncio.get_running_loop().create_task(self._auto_send(call, draft, rule))
+        self._sending.add(task)  # kept until done: stop() ends the ones still sending
+        task.add_done_callback(self._sending.discard)
 
     async def _auto_send(self, call: Call, draft, rule: Rule) -> None:
         try:
@@ -179,6 +184,7 @@ class LiveSession:
     async def stop(self) -> None:
         if self.engine is not None:
             self.engine.cancel_all()
+        await cancel_and_wait(list(self._sending))
         await self.source.stop()
 
     def close(self) -> None:

@@ -31,6 +31,7 @@ from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
 from inspector.sources.hub_role import RECLAIM, RoleClaim, RoleWatch
 from inspector.sources.livekit_room import safe_url
+from inspector.sources.tasks import cancel_and_wait
 from inspector.textsafe import one_line
 
 REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry this
@@ -198,9 +199,7 @@ class HubSource(RoleClaim):
             await watch.stop()
         self._heartbeats = None
         tasks, self._tasks = self._tasks, []
-        for task in tasks:
-            if task is not asyncio.current_task():
-                task.cancel()
+        await cancel_and_wait(tasks)
         conn, self._conn = self._conn, None
         if conn is not None:
             try:
