@@ -139,3 +139,15 @@ def test_dump_says_an_error_without_a_code_or_a_message_in_one_clean_line():
         )
     lines = [format_call(call, 20.0).splitlines()[1] for call in store.all_calls()]
     assert lines == ["  ↳ interrupted by the user", "  ↳ timeout"]  # no doubled or trailing space
+
+
+def test_stats_latency_percentiles_are_in_the_per_tool_tables_units(tmp_path):
+    from pathlib import Path
+
+    demo = Path(__file__).resolve().parents[1] / "sample_sessions" / "demo.recording.jsonl"
+    proc = run("stats", str(demo))
+    [row] = [line for line in proc.stdout.splitlines() if "latency p50/p90/p99" in line]
+    assert row.split("p99", 1)[1].split() == ["700ms", "/", "4.3s", "/", "4.3s"]
+    assert " ms" not in proc.stdout
+    [table_row] = [line for line in proc.stdout.splitlines() if line.startswith("calendar_add ")]
+    assert "4.3s" in table_row  # the same figure, written the same way, in the per-tool table

@@ -179,6 +179,7 @@ def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
     from rich.text import Text
 
     from inspector.textsafe import one_line
+    from inspector.timefmt import duration
 
     table = Table(
         title=Text(one_line(", ".join(s["path"] for s in figures["sources"]), 200)),
@@ -201,7 +202,9 @@ def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
         (
             "latency p50/p90/p99",
             " / ".join(
-                "-" if figures[k] is None else f"{figures[k]:.0f} ms" for k in ("p50_ms", "p90_ms", "p99_ms")
+                # the units of the per-tool table below (2m54s, not 173933 ms)
+                "-" if figures[k] is None else duration(max(0.0, figures[k]) / 1000.0)
+                for k in ("p50_ms", "p90_ms", "p99_ms")
             ),
         ),
     ]

@@ -236,6 +236,31 @@ def parse_time(value: Any) -> float | None:
 _TEXT_KEYS = ("content", "text", "message", "reason", "mode", "title", "status", "detail", "error")
 
 
+def _body_words(body: dict[str, Any]) -> str:
+    """A body with none of the text fields in a few words (a SubscribeAck: ``ok, agentMode=true``; an
+    AssistantToolsRegister: ``2 tools: get_battery, get_clipboard``): its row is never empty."""
+    tools = body.get("tools")
+    if isinstance(tools, list):
+        names = [t["name"] for t in tools if isinstance(t, dict) and isinstance(t.get("name"), str)]
+        words = f"{len(tools)} tool" + ("" if len(tools) == 1 else "s")
+        if names:
+            words += (
+                ": " + ", ".join(one_line(name, 60) for name in names[:8]) + (", …" if len(names) > 8 else "")
+            )
+        return words
+    parts = []
+    if "success" in body:
+        parts.append("ok" if body["success"] is True else "not ok")
+    for key, value in body.items():
+        if key in ("success", "conversationId") or not isinstance(key, str) or len(parts) >= 6:
+            continue
+        if isinstance(value, bool):
+            parts.append(f"{one_line(key, 40)}={'true' if value else 'false'}")
+        elif isinstance(value, (int, float)) or (isinstance(value, str) and value):
+            parts.append(f"{one_line(key, 40)}={one_line(str(value), 80)}")
+    return ", ".join(parts)
+
+
 def _message(
     msg_type: int,
     body: Any,
@@ -258,6 +283,8 @@ def _message(
             text = f"{code} {text}".strip() if code is not None else text
         elif msg_type == 4:
             text = "audio chunk"
+        if not text:
+            text = _body_words(body)
     elif isinstance(body, str):
         text = body
     return Message(kind=name, text=text[:4000], group=group, ts=ts, sender=sender, raw=raw, extra=extra)

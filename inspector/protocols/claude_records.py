@@ -18,7 +18,7 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.protocols import _values, claude_edits, claude_marks
+from inspector.protocols import _values, claude_commands, claude_edits, claude_marks
 from inspector.protocols.claude_details import (
     TASK_TOOLS,
     details,
@@ -229,6 +229,8 @@ def _text(
             return Skipped("meta", raw.where)
         if text.startswith(_INTERRUPTED):
             kind = "interrupt"
+        elif text.startswith("<"):
+            text = claude_commands.command_text(text) or text  # /context, not its markup
     return Message(kind, text[:TEXT_LIMIT], group, ts, sender, raw, parent)
 
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
@@ -53,7 +54,7 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
             stat = os.stat(path)
         except OSError:
             continue
-        project = os.path.basename(os.path.dirname(path))
+        project = project_path(os.path.basename(os.path.dirname(path)))
         calls, title = None, ""
         if count_calls:
             folder_agents = agents_by_folder.get(os.path.dirname(path))
@@ -65,6 +66,50 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
         sessions.append(SessionInfo(project, path, stat.st_mtime, stat.st_size, calls, title))
     sessions.sort(key=lambda info: (-info.modified, info.path))
     return sessions
+
+
+_NOT_KEPT = re.compile(r"[^A-Za-z0-9]")
+_PROBE_ENTRIES = 4_000
+"""Folder entries looked at, at most, to find the path a project name encodes."""
+
+
+def project_path(name: str) -> str:
+    """The folder a project folder's name stands for: Claude Code names it after the session's working
+    folder with every character but letters and digits written ``-`` (``/src/deep/manifest`` ->
+    ``-src-deep-manifest``). That is lossy (a ``-`` was a ``/``, ``.``, ``_``, space or ``-``): a folder
+    of this machine that encodes to the name is shown when there is one, else each ``-`` is read as
+    ``/``. A name that does not start with ``-`` is not such a name and is shown as it is."""
+    if not name.startswith("-") or len(name) > 1024:
+        return name
+    found = _existing(name)
+    return found if found is not None else "/" + name[1:].replace("-", "/")
+
+
+def _existing(name: str) -> str | None:
+    """A folder of this machine whose path encodes to ``name`` (a bounded search from ``/``)."""
+    budget = [_PROBE_ENTRIES]
+
+    def walk(folder: str, rest: str) -> str | None:
+        if not rest:
+            return folder
+        try:
+            entries = sorted(os.listdir(folder))
+        except OSError:
+            return None
+        budget[0] -= len(entries)
+        if budget[0] < 0:
+            return None
+        for entry in entries:
+            encoded = _NOT_KEPT.sub("-", entry)
+            if rest == encoded or rest.startswith(encoded + "-"):
+                path = os.path.join(folder, entry)
+                if os.path.isdir(path):
+                    found = walk(path, rest[len(encoded) + 1 :])
+                    if found is not None:
+                        return found
+        return None
+
+    return walk("/", name[1:])
 
 
 def _session_files(root: str) -> Iterator[str]:

@@ -13,7 +13,7 @@ from inspector.model.call import Item
 from inspector.model.values import dumps_json, valid_text
 from inspector.sources.session import hydrate, with_saved_outputs
 from inspector.textsafe import clean, md_code, md_text, one_line
-from inspector.timefmt import iso8601
+from inspector.timefmt import duration, iso8601
 
 COPY_CHOICES = (
     ("id", "Call id"),
@@ -121,7 +121,7 @@ def item_markdown(item: Item, now: float | None, level: int = 2) -> list[str]:
             f"- executor: {data['executor'] or '-'}",
         ]
         if data["latency_ms"] is not None:
-            lines.append(f"- latency: {data['latency_ms']:.0f} ms")
+            lines.append(f"- latency: {duration(max(0.0, data['latency_ms']) / 1000.0)}")
         if item.request.violation:
             lines.append(f"- protocol violation: {one_line(item.request.violation, 300)}")
         lines.insert(3, f"- requested: {iso8601(item.request.ts)}")

@@ -243,3 +243,29 @@ def test_binary_stream_file(tmp_path):
     assert "truncated" in events[2].reason
     again = alicia.redecode(events[1].raw)
     assert isinstance(again[0], Result) and again[0].call_id == "a"
+
+
+def test_hub_housekeeping_frames_say_what_they_hold_instead_of_an_empty_row():
+    from inspector.protocols import alicia_hub as hub
+
+    frames = {
+        "SubscribeAck": hub.subscribe_ack(True, agent_mode=True),
+        "AssistantToolsRegister": hub.tools_register(
+            [{"name": "get_battery", "description": "x"}, {"name": "get_clipboard", "description": "y"}]
+        ),
+        "AssistantToolsAck": hub.tools_ack(True, 2),
+        "Subscribe": hub.subscribe("assistant"),
+    }
+    texts = {}
+    for name, data in frames.items():
+        (message,) = alicia.decode_packet(data)
+        assert message.kind == name
+        texts[name] = message.text
+    assert texts == {
+        "SubscribeAck": "ok, agentMode=true",
+        "AssistantToolsRegister": "2 tools: get_battery, get_clipboard",
+        "AssistantToolsAck": "ok, toolCount=2",
+        "Subscribe": "assistantMode=true",
+    }
+    (refused,) = alicia.decode_packet(hub.subscribe_ack(False, error="no such conversation"))
+    assert refused.text == "no such conversation"  # a text field, when there is one, is the text

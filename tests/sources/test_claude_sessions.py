@@ -35,9 +35,9 @@ def test_sessions_newest_first_without_subagent_files(tmp_path):
     (projects / "-home-a" / "notes.txt").write_text("x")
     found = find_sessions(str(tmp_path))
     assert found == [
-        SessionInfo("-home-b", str(new), 3_000, new.stat().st_size, 0),
-        SessionInfo("-home-a", str(mid), 2_000, mid.stat().st_size, 5),
-        SessionInfo("-home-a", str(old), 1_000, old.stat().st_size, 2 + 9),  # its subagent's calls too
+        SessionInfo("/home/b", str(new), 3_000, new.stat().st_size, 0),  # the path the folder's name encodes
+        SessionInfo("/home/a", str(mid), 2_000, mid.stat().st_size, 5),
+        SessionInfo("/home/a", str(old), 1_000, old.stat().st_size, 2 + 9),  # its subagent's calls too
     ]
     assert [info.tool_calls for info in find_sessions(str(projects), count_calls=False)] == [None] * 3
     assert find_sessions(str(tmp_path / "missing")) == []
@@ -71,7 +71,7 @@ def test_the_corpus_sessions():
     worktrees = next(
         info for info in found if info.path.endswith("ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
     )
-    assert worktrees.project == "-experiments-worktrees" and worktrees.tool_calls == 40 + 77  # + subagents/
+    assert worktrees.project == "/experiments/worktrees" and worktrees.tool_calls == 40 + 77  # + subagents/
 
 
 @pytest.mark.skipif(not CLAUDE.is_dir(), reason="../shared/corpus/claude is not present")
@@ -123,3 +123,16 @@ def test_a_rename_beats_claudes_own_title_and_both_beat_the_prompt(tmp_path, mon
     )  # kept as data; the table escapes it
     path.write_text(prompt + "\n")
     assert find_sessions(str(tmp_path))[0].title == "fix the parser"
+
+
+def test_a_project_shows_as_the_path_its_name_encodes_best_effort(tmp_path):
+    from inspector.sources.claude_sessions import project_path
+
+    # no such folder here: each '-' is read as '/'
+    assert project_path("-src-deep-manifest") == "/src/deep/manifest"
+    # a folder of this machine that encodes to the name wins: its '-', '.', '_' and spaces come back
+    real = tmp_path / "my-app_v2.0" / "sub dir"
+    real.mkdir(parents=True)
+    encoded = "".join(c if c.isalnum() and c.isascii() else "-" for c in str(real))
+    assert project_path(encoded) == str(real)
+    assert project_path("plain-name") == "plain-name"  # not an encoded path: as it is

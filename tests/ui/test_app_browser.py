@@ -46,7 +46,7 @@ async def test_the_browser_lists_sessions_and_enter_opens_one(tmp_path):
         assert isinstance(app.screen, BrowserScreen)
         assert await wait_for(pilot, lambda: bool(app.screen.sessions))
         text = screen_text(app)
-        assert "-home-dev-demo-app" in text and "Fix the greeting, run the tests and tidy up." in text
+        assert "/home/dev/demo/app" in text and "Fix the greeting, run the tests and tidy up." in text
         assert str(tmp_path / "projects") in text
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
@@ -62,6 +62,9 @@ async def test_an_empty_folder_says_so_and_shows_how_to_open_a_file_or_join_a_ro
         assert await wait_for(pilot, lambda: app.screen.has_class("-empty"))
         text = screen_text(app)
         assert f"No sessions under {tmp_path}" in text
+        assert f"Claude Code sessions in {tmp_path}" in text  # it exists
+        for agent in ("Codex", "Gemini"):  # they do not (the test points them at folders never made)
+            assert f"{agent} sessions: no such folder " in text
         assert "--codex-dir DIR" in text and "--gemini-dir DIR" in text
         assert "inspector PATH..." in text and "inspector live" in text
         assert not app._notifications  # nothing went wrong

@@ -171,3 +171,14 @@ def test_multi_line_parameters_show_as_text_blocks():
         '  "n": 1',
         "}",
     ]
+
+
+def test_a_wrapped_text_block_line_keeps_its_gutter():
+    long = "echo " + " ".join(f"word{n}" for n in range(40))
+    call = make_call(make_request(params={"command": f"set -e\n{long}", "n": 1}))
+    lines = [line.rstrip() for line in show(call, width=60).splitlines()]
+    start = lines.index("parameters")
+    block = lines[start + 3 : lines.index('  "n": 1')]
+    assert len(block) > 2  # the long line wrapped...
+    assert all(line.startswith("    ┆ ") for line in block), block  # ...and every piece keeps the bar
+    assert " ".join(line[6:] for line in block[1:]).split() == long.split()  # nothing lost in the wrapping

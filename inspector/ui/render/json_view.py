@@ -6,6 +6,8 @@ import json
 import math
 from typing import Any
 
+from rich.console import Console, ConsoleOptions, RenderResult
+from rich.measure import Measurement
 from rich.style import Style
 from rich.text import Text
 
@@ -38,6 +40,7 @@ class _Writer:
         self.block: tuple[list[str], int, int] | None = None
         self.out = Text()
         self.lines = 1
+        self.gutters: dict[int, int] = {}  # line index -> cells of its indent and bar (text block lines)
         self.key = Style(color=theme.json_key)
         self.string = Style(color=theme.json_string)
         self.number = Style(color=theme.json_number)
@@ -74,6 +77,7 @@ class _Writer:
         self.block = None
         for line in lines:
             self.newline(depth + 1)
+            self.gutters[self.lines - 1] = len(INDENT) * (depth + 1) + 2
             self.out.append("┆ ", self.muted)
             self.out.append_text(safe_line(line, self.string, self.limits))
         if cut:
@@ -130,9 +134,36 @@ class _Writer:
             self.out.append(f" … ({extra:,} more chars)", MARKER_STYLE)
 
 
+class Guttered:
+    """JSON whose text-block lines keep their indent and ``┆`` bar on every line they wrap to (a long
+    command or prompt line wrapped to column 0 and lost it). Other lines wrap as Text does."""
+
+    def __init__(self, text: Text, gutters: dict[int, int]) -> None:
+        self.text = text
+        self.gutters = gutters
+
+    @property
+    def plain(self) -> str:
+        return self.text.plain
+
+    def __rich_measure__(self, console: Console, options: ConsoleOptions) -> Measurement:
+        return Measurement.get(console, options, self.text)
+
+    def __rich_console__(self, console: Console, options: ConsoleOptions) -> RenderResult:
+        width = options.max_width
+        for index, line in enumerate(self.text.split("\n", allow_blank=True)):
+            gutter = self.gutters.get(index)
+            if gutter is None or line.cell_len <= width or width <= gutter + 8:
+                yield from line.wrap(console, width)
+                continue
+            prefix, body = line[:gutter], line[gutter:]
+            for part in body.wrap(console, width - gutter):
+                yield Text.assemble(prefix, part)
+
+
 def render_json(
     value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *, text_blocks: bool = False
-) -> Text:
+) -> Text | Guttered:
     """``value`` as pretty JSON (2-space indent, keys in order) with theme colours.
 
     Strings are JSON-escaped, cleaned and cut at ``limits.line_chars``; output stops after
@@ -149,7 +180,7 @@ def render_json(
         writer.out.append(f"… JSON cut after {limits.lines:,} lines", MARKER_STYLE)
     except RecursionError:
         writer.out.append("\n… nested too deep to show", MARKER_STYLE)
-    return writer.out
+    return Guttered(writer.out, writer.gutters) if writer.gutters else writer.out
 
 
 def parse_json_text(text: str) -> tuple[bool, Any]:
@@ -165,7 +196,7 @@ def parse_json_text(text: str) -> tuple[bool, Any]:
 
 def render_value(
     value: Any, theme: RenderTheme, limits: Limits = DEFAULT_LIMITS, *, text_blocks: bool = True
-) -> Text:
+) -> Text | Guttered:
     """A payload: text as text (or as JSON when it is a JSON document), anything else as JSON
     (multi-line strings inside as text blocks, see ``render_json``)."""
     if isinstance(value, str):

@@ -48,6 +48,12 @@ def claude_root(option: str | None, configured: str | None = None) -> str:
     return default_dir(configured)
 
 
+def _tail(text: str, width: int) -> str:
+    """``text`` on one line in ``width`` characters; a longer path keeps its end (the project's name)."""
+    line = one_line(text, 4 * width)
+    return line if len(line) <= width else "…" + line[-(width - 1) :]
+
+
 def _size(size: float) -> str:
     for unit in ("B", "KB", "MB"):
         if size < 1024:
@@ -117,7 +123,12 @@ class BrowserScreen(Screen):
         table.add_columns(
             "modified", "agent", "project", "tool calls", "size", "title or first prompt", "session"
         )
-        where = "\n".join(f"{agent} sessions in {one_line(folder, 200)}" for agent, folder in self.folders)
+        where = "\n".join(  # a folder that does not exist says so first (a long path is cut at its end)
+            f"{agent} sessions in {one_line(folder, 200)}"
+            if os.path.isdir(folder)
+            else f"{agent} sessions: no such folder {one_line(folder, 200)}"
+            for agent, folder in self.folders
+        )
         self.query_one("#browser-title", Static).update(Text(where, no_wrap=True, overflow="ellipsis"))
         self.set_class(True, "-scanning")
         self._scan()
@@ -155,7 +166,7 @@ class BrowserScreen(Screen):
             table.add_row(
                 when,
                 Text(one_line(session.agent, 12)),
-                Text(one_line(session.project, 40)),
+                Text(_tail(session.project, 40)),
                 Text(calls, justify="right"),
                 _size(session.size),
                 Text(one_line(session.title, TITLE_WIDTH)),
