@@ -47,8 +47,7 @@ def test_a_real_context_output_from_the_corpus(corpus):
         import pytest
 
         pytest.skip("the corpus session with /context output is not here")
-    outputs = [
-        m.text for m in messages(path) if "<local-command-stdout>" in m.text and "Context Usage" in m.text
-    ]
+    # the output's own text, its <local-command-stdout> markup taken off (test_claude_commands.py)
+    outputs = [m.text for m in messages(path) if "Context Usage" in m.text]
     assert outputs and all("\x1b" not in text for text in outputs)
     assert json.dumps(outputs[0])  # plain text
