@@ -18,6 +18,7 @@ COMMAND_MODULES = {
     "live": "live_cmd",
     "room": "room_cmd",
     "demo": "live_cmd",
+    "export-otlp": "otlp_cmd",
 }
 
 

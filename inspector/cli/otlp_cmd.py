@@ -1,0 +1,97 @@
+"""OpenTelemetry commands: ``export-otlp`` sends the calls of session files to an OTLP/HTTP endpoint as
+GenAI spans (the span-building lives in :mod:`inspector.live.otlp_out`)."""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+
+from inspector import protocols
+
+EXIT_OK, EXIT_MALFORMED, EXIT_UNUSABLE, EXIT_UNSENT = 0, 1, 2, 3
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    export = sub.add_parser(
+        "export-otlp",
+        help="send the calls of session files to an OpenTelemetry backend as GenAI spans (OTLP/HTTP)",
+        description=(
+            "One execute_tool span per call under one invoke_agent span per conversation, a subagent's "
+            "calls under the call that started them, with the calls' own times. Needs the extra: "
+            "pip install 'toolcall-inspector[otlp]'."
+        ),
+    )
+    export.add_argument("paths", nargs="+", metavar="PATH")
+    export.add_argument(
+        "--endpoint",
+        default=None,
+        help="the OTLP/HTTP base URL, as OTEL_EXPORTER_OTLP_ENDPOINT takes it (/v1/traces is added; "
+        "default: $OTEL_EXPORTER_OTLP_ENDPOINT, else http://localhost:4318)",
+    )
+    export.add_argument("--format", choices=protocols.FORMAT_NAMES, help="force a format")
+    add_content_options(export)
+    export.add_argument(
+        "--timeout", type=float, default=10.0, help="seconds to wait for the endpoint (default 10)"
+    )
+    export.set_defaults(handler=run_export)
+
+
+def add_content_options(parser: argparse.ArgumentParser) -> None:
+    from inspector.live.otlp_out import CONTENT_LIMIT
+
+    parser.add_argument(
+        "--otlp-content",
+        action="store_true",
+        help="also send each call's arguments and result (gen_ai.tool.call.arguments / .result)",
+    )
+    parser.add_argument(
+        "--otlp-content-limit",
+        type=int,
+        default=CONTENT_LIMIT,
+        metavar="CHARS",
+        help=f"characters of arguments or result sent, the rest cut (default {CONTENT_LIMIT})",
+    )
+
+
+def endpoint_of(given: str | None) -> str:
+    from inspector.live.otlp_out import DEFAULT_ENDPOINT
+
+    return given or os.environ.get("OTEL_EXPORTER_OTLP_ENDPOINT") or DEFAULT_ENDPOINT
+
+
+def run_export(args: argparse.Namespace) -> int:
+    from inspector.live.otlp_out import ExportFailed, OtlpMissing, SpanOptions, send, store_spans
+    from inspector.model import CallStore
+    from inspector.sources.files import keep_payloads_for, open_paths, read_into
+    from inspector.sources.session import UnusableInput
+    from inspector.textsafe import one_line
+
+    endpoint = endpoint_of(args.endpoint)
+    try:
+        opened = open_paths(args.paths, args.format)
+        store = CallStore(keep_payloads=keep_payloads_for(opened))
+        infos = read_into(store, opened)
+    except UnusableInput as exc:
+        print(f"inspector: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    store.clock = store.end_clock()  # a file is judged at its last record's time
+    options = SpanOptions(content=args.otlp_content, limit=max(0, args.otlp_content_limit))
+    try:
+        spans = store_spans(store, options)
+        sent = send(spans, endpoint, timeout=args.timeout)
+    except OtlpMissing as exc:
+        print(f"inspector: {exc}", file=sys.stderr)
+        return EXIT_UNUSABLE
+    except ExportFailed as exc:
+        print(f"inspector: could not send the spans to {one_line(str(exc), 300)}", file=sys.stderr)
+        return EXIT_UNSENT
+    calls = store.call_count
+    print(
+        f"sent {sent} span(s): {calls} call(s), {sent - calls} conversation(s), to {one_line(endpoint, 200)}"
+    )
+    malformed = sum(info.malformed for info in infos)
+    if malformed:
+        print(f"inspector: {malformed} malformed record(s) left out", file=sys.stderr)
+        return EXIT_MALFORMED
+    return EXIT_OK
