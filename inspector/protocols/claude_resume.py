@@ -32,12 +32,13 @@ class Together:
 class Resume:
     """What one file's read knows of the sessions its records belong to."""
 
-    __slots__ = ("together", "index", "groups", "repeated")
+    __slots__ = ("together", "index", "groups", "known", "repeated")
 
     def __init__(self, together: Together | None = None, index: int = 0) -> None:
         self.together = together
         self.index = index
         self.groups: list[str] = []  # session ids in the order they appear
+        self.known: set[str] = set()  # the same ids, asked of every record (a list scan grew with them)
         self.repeated: dict[int, int] = {}  # file index -> records skipped because it holds them
 
     def see(
@@ -48,7 +49,8 @@ class Resume:
         reads the record's timestamp, only for a marker (most records need none)."""
         marker = None
         sid = record.get("sessionId")
-        if isinstance(sid, str) and sid and sid not in self.groups:
+        if isinstance(sid, str) and sid and sid not in self.known:
+            self.known.add(sid)
             if self.groups:
                 marker = self._marker(sid, raw, time_of(record.get("timestamp")))
             self.groups.append(sid)
