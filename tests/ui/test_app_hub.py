@@ -53,8 +53,10 @@ async def test_the_person_answers_a_hub_request_and_the_bridge_gets_it_by_reques
             await pilot.pause()
             assert '"requestId"' in screen_text(app)
             assert "stanzaId" not in screen_text(app)  # the hub's envelope has none
+            shown = app.screen.review  # type: ignore[attr-defined]
             await pilot.press("ctrl+j")
             body = await asyncio.wait_for(asking, 10)
+            assert body == shown.envelope["body"]  # the previewed answer is the one sent, its own id included
             assert body["requestId"] == call.call_id and body["result"] == {"level": 42}
             assert body["conversationId"] == "__assistant__" and body["success"] is True
             await pilot.pause(0.2)
