@@ -410,7 +410,7 @@ async def kill_and_watch(proc, server: RoomServer, children: list[int]) -> tuple
     os.kill(proc.pid, signal.SIGKILL)
     await proc.wait()
     left = True
-    try:  # it leaves: a real server would keep a participant whose connection just ended ~30 s
+    try:  # it leaves: a real server would keep a participant whose connection just ended ~20 s
         await until(lambda: len(server.participants(ROOM_NAME)) == 0, 20)
     except TimeoutError:
         left = False

@@ -60,6 +60,16 @@ class Listed:
     can_publish_data: bool
 
 
+_WRAPPER = """#!/bin/sh
+# written by tests/live/servers.py: the key and secret come from TEST_KEYS (not argv), and the server ends
+# with the process that started it (pid {owner}), even one killed before it could call stop.sh
+for last; do :; done  # start.sh passes --config PATH last: what names this server in /proc
+( while kill -0 {owner} 2>/dev/null && [ -e /proc/$$ ]; do sleep 2; done
+  grep -qaF "$last" /proc/$$/cmdline 2>/dev/null && kill $$ ) </dev/null >/dev/null 2>&1 &
+LIVEKIT_KEYS="$TEST_KEYS" exec "{binary}" "$@"
+"""
+
+
 class RealServer:
     """One ``livekit-server`` (dev mode, 127.0.0.1) run by start.sh on its own ports with its own key and
     secret (a wrapper hands them to the binary in LIVEKIT_KEYS, which then refuses the dev key)."""
@@ -113,7 +123,7 @@ class RealServer:
         wrapper = os.path.join(self.work, f"keys-{self.port}.sh")
         os.makedirs(self.work, exist_ok=True)
         with open(wrapper, "w", encoding="utf-8") as fh:
-            fh.write(f'#!/bin/sh\nLIVEKIT_KEYS="$TEST_KEYS" exec "{binary}" "$@"\n')
+            fh.write(_WRAPPER.format(owner=os.getpid(), binary=binary))
         os.chmod(wrapper, 0o700)
         env.update(LIVEKIT_SERVER=wrapper, TEST_KEYS=f"{self.api_key}: {self.api_secret}")
         done = subprocess.run(
