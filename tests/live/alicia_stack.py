@@ -77,11 +77,31 @@ class Stack:
         return f"ws://127.0.0.1:{self.api_port}/api/v1/ws"
 
     def start(self) -> None:
+        self._guard()
         WORK.mkdir(parents=True, exist_ok=True)
         with open(WORK / ".lock", "w") as lock:  # one unpacking at a time (xdist workers, engineers)
             fcntl.flock(lock, fcntl.LOCK_EX)
             self._script("build.sh", timeout=900)
         self._script("stack.sh", "start", timeout=180)
+
+    def _guard(self) -> None:
+        """A watcher that stops the stack and removes its folder once this process is gone, however it
+        ends (a test run killed by a timeout runs no teardown): it first ends a ``stack.sh start`` still
+        running (its own process group, named in ``.starter``), then stops what it started."""
+        starter = self.run / ".starter"
+        script = (
+            f"while kill -0 {os.getpid()} 2>/dev/null; do sleep 2; done; "
+            f'[ -s "{starter}" ] && kill -- -"$(cat "{starter}")" 2>/dev/null; sleep 1; '
+            f'bash "{HARNESS / "stack.sh"}" stop >/dev/null 2>&1; rm -rf "{self.run}"'
+        )
+        subprocess.Popen(
+            ["bash", "-c", script],
+            env=self.env,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            start_new_session=True,
+        )
 
     def stop(self) -> None:
         for proc in self.procs:
@@ -91,13 +111,24 @@ class Stack:
         shutil.rmtree(self.run, ignore_errors=True)
 
     def _script(self, name: str, *args: str, timeout: float) -> str:
-        done = subprocess.run(
+        proc = subprocess.Popen(
             ["bash", str(HARNESS / name), *args],
             env=self.env,
-            capture_output=True,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
             text=True,
-            timeout=timeout,
+            start_new_session=True,  # its own process group: the guard can end it
         )
+        if args[:1] == ("start",):
+            (self.run / ".starter").write_text(str(proc.pid))
+        try:
+            out, err = proc.communicate(timeout=timeout)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGTERM)
+            out, err = proc.communicate()
+        done = subprocess.CompletedProcess(proc.args, proc.returncode, out, err)
+        if args[:1] == ("start",):
+            (self.run / ".starter").unlink(missing_ok=True)
         if done.returncode != 0:
             logs = "".join(
                 f"\n--- {log.name}\n{log.read_text(errors='replace')[-1500:]}"
