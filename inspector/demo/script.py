@@ -47,6 +47,7 @@ class Conversation:
         self.waiting: dict[str, asyncio.Future[dict[str, Any]]] = {}
         self.tools: dict[str, str] = {}
         self.received_results: list[dict[str, Any]] = []
+        self._notes: set[asyncio.Task[None]] = set()  # replies on their way (the loop keeps weak refs only)
 
     # -- sending -------------------------------------------------------------------------
     async def say(self, type_: int, body: dict[str, Any], role: str = "agent") -> None:
@@ -97,12 +98,14 @@ class Conversation:
         if future is not None and not future.done():
             future.set_result(envelope)
         elif call_id in self.tools:
-            asyncio.get_running_loop().create_task(
+            note = asyncio.get_running_loop().create_task(
                 self.assistant(
                     f"got another result for {self.tools[call_id]} ({call_id}) from {sender or '?'}: "
                     "ignored, the first one counts"
                 )
             )
+            self._notes.add(note)
+            note.add_done_callback(self._notes.discard)
 
     # -- tool requests -------------------------------------------------------------------
     async def request(
