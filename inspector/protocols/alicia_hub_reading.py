@@ -126,8 +126,8 @@ class HubReading:
             adopt = self._agent_half(request)
         elif request.group == BRIDGE_CONVERSATION and executor is Executor.CLIENT and dst == "assistant":
             self._bridge_half(request)
-        if dst == "assistant":
-            self._delivery(request)
+        if dst == "assistant" or (src == "agent" and executor is Executor.CLIENT):
+            self._delivery(request)  # ws.go routes an agent's client request to the assistant too
         return adopt
 
     def _agent_half(self, request: Request) -> Adopt | None:

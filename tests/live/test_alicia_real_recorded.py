@@ -245,3 +245,15 @@ def test_the_rule_past_the_bridges_wait_was_skipped_and_said():
     screen = next(c for c in store.all_calls() if c.tool == "read_screen")
     assert not screen.answered
     assert all(c.answered for c in store.all_calls() if c is not screen)
+
+
+def test_a_client_request_of_the_agent_is_judged_as_routed_to_the_assistant(recording):
+    """ws.go sends an agent's ``execution: "client"`` request on to the assistant (the monitor sees the
+    hub's copy as a relay of the same bytes): with no heartbeat for 30 s it was not delivered either."""
+    path, writer = recording
+    frame(writer, 1000.0, "assistant → server", 72, {})
+    body = {"id": "tu_1", "toolName": "get_battery", "arguments": {}, "execution": "client"}
+    frame(writer, 1040.0, "agent → server", 6, {**body, "conversationId": "c"}, "c")
+    writer.close()
+    call = read(path).find("c", "tu_1")
+    assert call.undelivered and "40 s before" in call.notes["undelivered"]
