@@ -17,6 +17,7 @@ names another file)::
 
 from __future__ import annotations
 
+import contextlib
 import os
 import re
 import sys
@@ -26,6 +27,7 @@ from typing import Any
 
 from inspector.model.replay import SPEEDS, parse_speed
 from inspector.smallfile import read_settings_bytes
+from inspector.userpath import create_new
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -187,8 +189,8 @@ def _apply_keys(config: Config, table: Any, where: str) -> list[str]:
 def write_default_config(path: str | None = None) -> str:
     """Create a commented config file if none exists; returns its path."""
     path = path or config_path()
-    if not os.path.exists(path):
+    if not os.path.lexists(path):
         os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
-        with open(path, "w", encoding="utf-8") as fh:
+        with contextlib.suppress(FileExistsError), create_new(path) as fh:
             fh.write(DEFAULT_CONFIG_TEXT)
     return path

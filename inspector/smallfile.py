@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import errno
 import os
-import stat
+
+from inspector.userpath import open_fd
 
 MAX_SETTINGS_BYTES = 1024 * 1024
 
@@ -16,16 +17,12 @@ class NotASettingsFile(OSError):
 def read_settings_bytes(path: str, limit: int = MAX_SETTINGS_BYTES) -> bytes:
     """The bytes of ``path``; raises ``OSError`` (``NotASettingsFile`` with a reason a person reads).
 
-    Never blocks (a FIFO is refused before it is opened, and opened without blocking if it appears
-    in between) and never reads more than ``limit`` + 1 bytes (``/dev/zero`` is refused, not read).
+    Never blocks and never reads more than ``limit`` + 1 bytes: the path is opened as
+    :func:`inspector.userpath.open_fd` opens it (a FIFO, ``/dev/zero`` or a folder is refused, not read).
     """
-    info = os.stat(path)
-    if stat.S_ISDIR(info.st_mode):
-        raise IsADirectoryError(errno.EISDIR, "is a folder", path)
-    _check(info, path, limit)
-    fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
+    fd, info = open_fd(path)
     try:
-        _check(os.fstat(fd), path, limit)
+        _check(info, path, limit)
         chunks: list[bytes] = []
         size = 0
         while size <= limit:
@@ -42,7 +39,5 @@ def read_settings_bytes(path: str, limit: int = MAX_SETTINGS_BYTES) -> bytes:
 
 
 def _check(info: os.stat_result, path: str, limit: int) -> None:
-    if not stat.S_ISREG(info.st_mode):
-        raise NotASettingsFile(errno.EINVAL, "not a regular file", path)
     if info.st_size > limit:
         raise NotASettingsFile(errno.EFBIG, f"larger than {limit // 1024} KB", path)

@@ -15,7 +15,15 @@ from pathlib import Path
 from typing import Any
 
 import msgpack
-from hostile_io import alicia_request, alicia_result, claude_pair, rap_request, rap_result
+from hostile_io import (
+    SPECIAL_KINDS,
+    alicia_request,
+    alicia_result,
+    claude_pair,
+    make_special,
+    rap_request,
+    rap_result,
+)
 
 IDS = ("k1", "k2", "k3")
 
@@ -346,4 +354,17 @@ def write_mutated(
     out = write_case(folder, kind, records, name)
     if value == DEEP_MARK:
         out.write_bytes(deepen(out.read_bytes(), kind))
+    return out
+
+
+# -- special paths (issue 25) -------------------------------------------------------------------------
+def special_sessions(folder: Path) -> list[tuple[str, str, Path]]:
+    """Every format's session (named as that format's sessions are) replaced by each kind of special
+    path: ``(format kind, special kind, path)``. The other places a path is opened (subagent and meta
+    files, tool-results/, folders, config, rules, exports...) are walked by test_hostile_paths.PLACES."""
+    out = []
+    for kind, (suffix, _, _) in BASES.items():
+        for special in SPECIAL_KINDS:
+            path = folder / kind / f"{special}-session{suffix}"
+            out.append((kind, special, make_special(path, special)))
     return out

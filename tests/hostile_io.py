@@ -5,6 +5,9 @@ from __future__ import annotations
 import contextlib
 import io
 import json
+import os
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -125,3 +128,79 @@ def read_everything(path: str, forced: str | None = None) -> int:
     per_tool(store.all_calls(), now)
     problems(store)
     return store.call_count
+
+
+# -- paths that are not regular files (issue 25 §1) ---------------------------------------------------
+SPECIAL_KINDS = ("fifo", "dev_zero", "folder", "dangling", "unreadable")
+"""What a hostile user puts where a file is expected: a FIFO nobody writes, a symlink to /dev/zero, a
+folder with a session's name, a symlink to nothing, and a regular file whose read fails."""
+
+KIND_WORDS = {
+    "fifo": "FIFO",
+    "dev_zero": "character device",
+    "folder": ("folder", "directory"),
+    "dangling": "symlink",
+    "unreadable": ("Permission denied", "Input/output error"),
+}
+
+
+def make_special(path: Path, kind: str) -> Path:
+    """Put a ``kind`` (see SPECIAL_KINDS) at ``path``; returns it. "unreadable" is a mode-000 file, or
+    for root (who reads those) a symlink to /proc/self/mem, a regular file whose first read fails (EIO)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    if kind == "fifo":
+        os.mkfifo(path)
+    elif kind == "dev_zero":
+        path.symlink_to("/dev/zero")
+    elif kind == "folder":
+        path.mkdir()
+    elif kind == "dangling":
+        path.symlink_to(path.parent / "gone-away-target")
+    elif kind == "unreadable":
+        if os.geteuid() == 0:
+            path.symlink_to("/proc/self/mem")
+        else:
+            path.write_text('{"a": 1}\n')
+            path.chmod(0)
+    else:
+        raise ValueError(kind)
+    return path
+
+
+def names_kind(text: str, kind: str) -> bool:
+    """True when ``text`` says what kind of path it met."""
+    words = KIND_WORDS[kind]
+    return any(word in text for word in ((words,) if isinstance(words, str) else words))
+
+
+def _release_fifos(folder: Path) -> None:
+    """Open every FIFO under ``folder`` for writing and close it: a reader stuck on one gets its EOF."""
+    for path in folder.rglob("*"):
+        try:
+            if path.is_fifo():
+                os.close(os.open(path, os.O_WRONLY | os.O_NONBLOCK))
+        except OSError:
+            pass
+
+
+def within(seconds: float, fn: Callable[[], Any], folder: Path) -> Any:
+    """``fn()`` run in a thread; fails if it has not returned within ``seconds`` (a blocked open or an
+    endless read), releasing any FIFO under ``folder`` so the thread can end."""
+    box: dict[str, Any] = {}
+
+    def run() -> None:
+        try:
+            box["value"] = fn()
+        except BaseException as exc:  # noqa: BLE001 - handed to the test
+            box["error"] = exc
+
+    thread = threading.Thread(target=run, daemon=True)
+    thread.start()
+    thread.join(seconds)
+    if thread.is_alive():
+        _release_fifos(folder)
+        thread.join(5)
+        raise AssertionError(f"still running after {seconds} s (blocked on a special file?)")
+    if "error" in box:
+        raise box["error"]
+    return box.get("value")

@@ -21,6 +21,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "inspector.timefmt",
             "inspector.timescale",
             "inspector.smallfile",
+            "inspector.userpath",
             "inspector.calltext",
             "inspector.tool_figures",
         ),

@@ -94,15 +94,16 @@ def default_message(code: str, call: Call | None = None) -> str:
     return _fill(MESSAGE_TEMPLATES.get(code, ""), call)
 
 
-def fill(template: str, call: Call | None) -> str:
-    """Fill ``{toolName}`` and ``{timeoutMs}`` from the call's request."""
-    return _fill(template, call)
+def fill(template: str, call: Call | None, limit: int = alicia.FILL_LIMIT) -> str:
+    """Fill ``{toolName}`` and ``{timeoutMs}`` from the call's request (raises TemplateTooLarge past
+    ``limit`` characters, before expanding)."""
+    return _fill(template, call, limit)
 
 
-def _fill(template: str, call: Call | None) -> str:
+def _fill(template: str, call: Call | None, limit: int = alicia.FILL_LIMIT) -> str:
     if call is None:
         return template
-    return alicia.fill_template(template, call.tool, call.request.timeout_ms)
+    return alicia.fill_template(template, call.tool, call.request.timeout_ms, limit)
 
 
 def parse_result(text: str) -> tuple[dict[str, Any] | None, str | None]:

@@ -16,6 +16,7 @@ from typing import Protocol
 from inspector.answer import compose
 from inspector.answer.rules import Rule, RuleSet
 from inspector.model import Call, FakeClock
+from inspector.protocols import alicia
 
 Deliver = Callable[[Call, compose.Draft, Rule], None]
 """Sends one auto-answer (the live side marks it ``answered_by="auto"``)."""
@@ -154,8 +155,13 @@ class AutoResponder:
         if late:
             self._note(call, "skipped", late, rule)
             return
+        try:
+            draft = rule.draft(call)
+        except alicia.TemplateTooLarge as exc:  # a huge tool name in many {toolName}: never expanded
+            self._note(call, "skipped", f"rule at line {rule.line}: {exc}", rule)
+            return
         self._note(call, "sent", f"rule at line {rule.line}", rule)
-        self.deliver(call, rule.draft(call), rule)
+        self.deliver(call, draft, rule)
 
     def _now(self) -> float:
         return self.clock() if self.clock is not None else self.scheduler.now()

@@ -30,6 +30,7 @@ from typing import Any
 
 from inspector.answer import compose
 from inspector.model import Call, Executor
+from inspector.protocols import alicia
 from inspector.smallfile import read_settings_bytes
 
 if sys.version_info >= (3, 11):
@@ -79,20 +80,29 @@ class Rule:
         return fnmatch.fnmatchcase(call.tool, self.tool)
 
     def draft(self, call: Call) -> compose.Draft:
-        """The answer for ``call``: templates filled with its toolName and timeoutMs."""
+        """The answer for ``call``: templates filled with its toolName and timeoutMs. Raises
+        ``TemplateTooLarge`` when all of its strings together would pass FILL_LIMIT characters (the
+        bound is checked string by string, before each is expanded)."""
+        budget = [alicia.FILL_LIMIT]
         if self.error is not None:
-            message = compose.fill(self.message, call) if self.message is not None else None
-            return compose.failure(self.error, message, result=_fill_strings(self.result, call))
-        return compose.success(_fill_strings(self.result or {}, call))
+            message = _fill_one(self.message, call, budget) if self.message is not None else None
+            return compose.failure(self.error, message, result=_fill_strings(self.result, call, budget))
+        return compose.success(_fill_strings(self.result or {}, call, budget))
 
 
-def _fill_strings(value: Any, call: Call) -> Any:
+def _fill_one(template: str, call: Call, budget: list[int]) -> str:
+    filled = compose.fill(template, call, budget[0])
+    budget[0] -= len(filled)
+    return filled
+
+
+def _fill_strings(value: Any, call: Call, budget: list[int]) -> Any:
     if isinstance(value, str):
-        return compose.fill(value, call)
+        return _fill_one(value, call, budget)
     if isinstance(value, dict):
-        return {k: _fill_strings(v, call) for k, v in value.items()}
+        return {k: _fill_strings(v, call, budget) for k, v in value.items()}
     if isinstance(value, list):
-        return [_fill_strings(v, call) for v in value]
+        return [_fill_strings(v, call, budget) for v in value]
     return value
 
 

@@ -21,6 +21,8 @@ from pathlib import Path
 
 import platformdirs
 
+from inspector.userpath import create_new, open_append, open_text
+
 ENV_DATA_DIR = "INSPECTOR_DATA_DIR"
 TIME_BASE_EPOCH = 1_735_689_600.0  # 2025-01-01T00:00:00Z
 TICKS_PER_SECOND = 4
@@ -117,7 +119,7 @@ class StanzaCounter:
     # -- the state file ------------------------------------------------------------------------
     def _stored(self) -> dict[str, int]:
         try:
-            with open(self.path, encoding="utf-8") as fh:
+            with open_text(str(self.path)) as fh:
                 return _clean(json.load(fh))
         except (OSError, ValueError):
             return {}
@@ -128,12 +130,14 @@ class StanzaCounter:
         import fcntl
 
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open(self.path.with_suffix(".lock"), "a", encoding="utf-8") as lock:
+        with open_append(str(self.path.with_suffix(".lock"))) as lock:
             fcntl.flock(lock, fcntl.LOCK_EX)
             state = self._stored()
             yield state
             tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            with open(tmp, "w", encoding="utf-8") as fh:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(tmp)  # left by a crash: written afresh, never through what is there
+            with create_new(str(tmp)) as fh:
                 json.dump(state, fh)
             os.replace(tmp, self.path)
 

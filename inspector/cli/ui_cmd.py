@@ -55,8 +55,9 @@ def run(args: argparse.Namespace) -> int:
     except ValueError as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
+    skipped: list[str] = []
     try:
-        open_paths(args.paths, args.format)
+        open_paths(args.paths, args.format, skipped)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
@@ -79,6 +80,7 @@ def run(args: argparse.Namespace) -> int:
         hide_messages=args.hide_messages,
         export_dir=args.export_dir,
     )
+    warnings += [f"skipped {reason}" for reason in skipped]
     from inspector.ui.app import run_open
 
     return run_open(options, config, warnings)

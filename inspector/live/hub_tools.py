@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from inspector.live.errors import SetupError
+from inspector.userpath import open_binary
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -30,7 +31,7 @@ MAX_BYTES = 1 << 20
 def load(path: str) -> list[dict[str, Any]]:
     """The tools declared in ``path``; raises :class:`SetupError` saying what is wrong and where."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             raw = fh.read(MAX_BYTES + 1)
     except OSError as exc:
         raise SetupError(f"--tools {path}: cannot read it ({exc.strerror or exc})") from None

@@ -10,12 +10,13 @@ from typing import Any
 
 from inspector.live.errors import SetupError
 from inspector.protocols.recording import FORMAT_ID, RecordingWriter
+from inspector.userpath import open_binary
 
 
 def _header(path: str) -> dict[str, Any] | None:
     """The recording header of ``path``, or None when its first line is not one."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             first = fh.readline(64_000)
         value = json.loads(first)
     except (OSError, ValueError, RecursionError):

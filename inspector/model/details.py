@@ -2,12 +2,11 @@
 
 from __future__ import annotations
 
-import os
-import stat
 from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.model.diff import FileDiff, Hunk
+from inspector.userpath import open_sized
 
 
 @dataclass(slots=True)
@@ -162,15 +161,15 @@ class PersistedDetail:
         """``(text, size, problem)``: up to ``limit`` bytes of the saved output, decoded as UTF-8, and
         the file's size; ``(None, 0, why)`` when it cannot be read here."""
         try:  # never blocks: a FIFO or device put there is refused, not waited on or read forever
-            fd = os.open(self.local, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_NOCTTY", 0))
-            with os.fdopen(fd, "rb") as fh:
-                info = os.fstat(fh.fileno())
-                if not stat.S_ISREG(info.st_mode):
-                    return None, 0, "not a regular file"
-                size = info.st_size
+            fh, size = open_sized(self.local)
+            with fh:
                 data = fh.read(max(0, limit))
-        except FileNotFoundError:
-            return None, 0, "not found"
+        except FileNotFoundError as exc:
+            return (
+                None,
+                0,
+                "not found" if exc.strerror in (None, "No such file or directory") else exc.strerror,
+            )
         except OSError as exc:
             return None, 0, exc.strerror or str(exc)
         return data.decode("utf-8", "replace"), size, ""

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any, Union
 
 from inspector.model.values import duration_ms, time_s
+from inspector.userpath import open_binary
 
 
 class Executor(str, enum.Enum):
@@ -49,7 +50,7 @@ class RawRef:
             return self.data
         if self.offset < 0:
             return b""
-        with open(self.source, "rb") as fh:
+        with open_binary(self.source) as fh:
             fh.seek(self.offset)
             return fh.read(self.length)
 

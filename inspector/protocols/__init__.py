@@ -13,6 +13,7 @@ from typing import BinaryIO
 
 from inspector.model.events import Event
 from inspector.protocols.format import Format
+from inspector.userpath import open_binary
 
 # Order matters only for ties in sniffing: the most specific formats first.
 FORMAT_NAMES = ("recording", "claude", "codex", "gemini", "alicia", "rap", "lmkit")
@@ -45,7 +46,7 @@ def detect(path: str) -> Format:
     The head of the file decides; when a first record is longer than the head (one hostile or huge
     line), the heads after it are tried too, so one record never hides the format of the rest.
     """
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         for head in _heads(fh):
             found = _best(path, head)
             if found is not None:

@@ -10,6 +10,7 @@ from typing import Any, BinaryIO
 
 from inspector.model import values
 from inspector.protocols import _jsondeep
+from inspector.userpath import open_binary
 
 # exact: an integer too long for Python stays its digits (model/values.py), never a ValueError
 _DECODER = json.JSONDecoder(parse_int=values.parse_int)
@@ -168,7 +169,7 @@ def read_chunks(path: str) -> Iterator[Chunk]:
     after another), and reading stops at the first place it cannot be decoded. A file of one line
     nested too deeply to decode whole is a document too: its items and members are read one by one.
     """
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         first = _first_line(fh)
         if first is None:
             return

@@ -13,11 +13,13 @@ from inspector.protocols.alicia_decode import (
 from inspector.protocols.alicia_files import decode_line, raw_record, read, redecode, sniff
 from inspector.protocols.alicia_wire import (
     DEFAULT_TIMEOUT_MS,
+    FILL_LIMIT,
     MAX_PACKET_BYTES,
     STANDARD_ERROR_CODES,
     TOOL_USE_REQUEST,
     TOOL_USE_RESULT,
     TYPE_NAMES,
+    TemplateTooLarge,
     encode_envelope,
     encode_tool_result,
     envelope,
@@ -46,6 +48,8 @@ __all__ = [
     "envelope",
     "error_message_for",
     "fill_template",
+    "FILL_LIMIT",
+    "TemplateTooLarge",
     "parse_time",
     "raw_record",
     "read",

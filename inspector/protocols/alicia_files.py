@@ -19,6 +19,7 @@ from inspector.protocols.raw_record import (
     json_document,
     unpack_lenient,
 )
+from inspector.userpath import open_binary
 
 _ARRAY_STARTS = frozenset(range(0x90, 0xA0)) | {0xDC, 0xDD}
 _HEX_LINE = re.compile(rb"^(?:(\S+)\s+)?([0-9a-fA-F]+)\s*$")
@@ -94,7 +95,7 @@ def _envelope_start(data: bytes) -> bool:
 
 def read(path: str) -> Iterator[Event]:
     """Read a file of Alicia packets (JSON lines, hex lines, or binary MessagePack)."""
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         head = fh.read(4096)
     lines = _text_lines(head)
     binary = head[:1] and head[0] in _MAP_STARTS | _ARRAY_STARTS  # never the first byte of UTF-8 text
@@ -106,7 +107,7 @@ def read(path: str) -> Iterator[Event]:
 
 def _read_lines(path: str) -> Iterator[Event]:
     offset = 0
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         for number, line in enumerate(fh, start=1):
             length = len(line)
             raw = RawRef(source=path, where=f"line {number}", offset=offset, length=length, protocol=NAME)
@@ -141,7 +142,7 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
 
 
 def _read_binary(path: str) -> Iterator[Event]:
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         data = fh.read()
     number = 0
     position = 0

@@ -91,10 +91,26 @@ def error_message_for(code: str, tool_name: str = "", timeout_ms: int | None = N
     return fill_template(template, tool_name, timeout_ms)
 
 
-def fill_template(template: str, tool_name: str = "", timeout_ms: int | None = None) -> str:
-    """Replace ``{toolName}`` and ``{timeoutMs}`` in a message template."""
-    timeout = DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms
-    return template.replace("{toolName}", tool_name).replace("{timeoutMs}", str(timeout))
+FILL_LIMIT = 1 << 20
+"""A filled template never grows past this many characters (one packet holds 64 KB): a template of many
+``{toolName}`` and a session's 70 KB tool name would otherwise expand to gigabytes before any check."""
+
+
+class TemplateTooLarge(ValueError):
+    """A template that would expand past its bound; nothing was expanded."""
+
+
+def fill_template(
+    template: str, tool_name: str = "", timeout_ms: int | None = None, limit: int = FILL_LIMIT
+) -> str:
+    """Replace ``{toolName}`` and ``{timeoutMs}`` in a message template; raises TemplateTooLarge (before
+    expanding anything) when the result would be longer than ``limit`` characters."""
+    timeout = str(DEFAULT_TIMEOUT_MS if timeout_ms is None else timeout_ms)
+    names, timeouts = template.count("{toolName}"), template.count("{timeoutMs}")
+    size = len(template) + names * (len(tool_name) - 10) + timeouts * (len(timeout) - 11)
+    if size > limit:
+        raise TemplateTooLarge(f"the template would expand to {size:,} characters (the bound is {limit:,})")
+    return template.replace("{toolName}", tool_name).replace("{timeoutMs}", timeout)
 
 
 def tool_result_body(

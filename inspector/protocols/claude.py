@@ -16,6 +16,7 @@ from inspector.protocols.claude_resume import Resume, Together
 from inspector.protocols.claude_rewrite import Rewrite
 from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
 from inspector.protocols.format import Format
+from inspector.userpath import open_binary
 
 NAME = "claude"
 DESCRIPTION = "Claude Code transcripts (~/.claude/projects/*/*.jsonl), with their subagents"
@@ -259,7 +260,7 @@ class _Lines:
 
 
 def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[Event]:
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         lines = _Lines(fh)
         try:
             number = 0

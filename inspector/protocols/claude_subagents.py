@@ -22,7 +22,10 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 from typing import Any
 
+from inspector.userpath import open_binary
+
 WORKFLOW_TOOL = "Workflow"
+
 _AGENT_ID = re.compile(r"[A-Za-z0-9_-]{1,80}")
 _PEEK_LIMIT = 4 * 1024 * 1024
 
@@ -278,7 +281,7 @@ def _project_file(session_path: str, agent_id: str) -> str | None:
 def first_record(path: str) -> dict[str, Any] | None:
     """The first JSON object of a JSON Lines file (None when unreadable or not an object)."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             for line in fh:
                 if line.strip():
                     if len(line) > _PEEK_LIMIT:
@@ -316,7 +319,7 @@ def prompt_text(content: Any) -> str | None:
 def _meta(agent_path: str) -> dict[str, Any]:
     path = agent_path[: -len(".jsonl")] + ".meta.json"
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             value = json.loads(fh.read(64 * 1024))
     except (OSError, ValueError, RecursionError):
         return {}

@@ -29,6 +29,7 @@ from inspector.protocols.codex_hosted import HOSTED as _HOSTED
 from inspector.protocols.codex_hosted import hosted
 from inspector.protocols.codex_threads import nested
 from inspector.protocols.format import Format
+from inspector.userpath import open_binary
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
@@ -78,7 +79,7 @@ def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
     seen = {os.path.abspath(path)} if seen is None else seen
     state = State()
     offset = 0
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         for number, line in enumerate(fh, 1):
             raw = RawRef(path, f"line {number}", offset, len(line.rstrip(b"\r\n")), protocol=NAME)
             offset += len(line)

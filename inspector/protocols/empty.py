@@ -9,6 +9,7 @@ from collections.abc import Iterator
 from inspector import protocols
 from inspector.model.events import Event, RawRef
 from inspector.protocols.format import Format
+from inspector.userpath import open_binary
 
 NAME = "empty"
 
@@ -31,7 +32,7 @@ _NAME_WORDS = {
 def is_empty(path: str) -> bool:
     """True when the file holds nothing but whitespace (a session that has not written a record yet)."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             head = fh.read(protocols.HEAD_BYTES)
     except OSError:
         return False

@@ -25,6 +25,7 @@ from collections.abc import Callable, Iterator
 from inspector.model.events import Event, Request
 from inspector.protocols import _values
 from inspector.protocols._nesting import nest_files
+from inspector.userpath import open_binary
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _NAME_LIMIT = 200
@@ -109,7 +110,7 @@ def _started(path: str) -> float | None:
     """The ``startTime`` a session file's header gives, from the first bytes (a JSON document writes it
     before its messages, a JSON Lines log in its first line)."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             head = fh.read(_HEAD_BYTES)
     except OSError:
         return None

@@ -28,6 +28,7 @@ from inspector.protocols import FormatError, alicia
 from inspector.protocols.alicia_hub_reading import HubReading
 from inspector.protocols.format import Format
 from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
+from inspector.userpath import open_append, open_binary
 
 NAME = "recording"
 DESCRIPTION = "inspector recording (.jsonl with a versioned header)"
@@ -99,7 +100,7 @@ class RecordingWriter:
         self.path = path
         folder = os.path.dirname(os.path.abspath(path))
         os.makedirs(folder, exist_ok=True)
-        self._fh = open(path, "ab")
+        self._fh = open_append(path)
         self.count = 0
         if self._fh.tell() == 0:
             header = {
@@ -213,7 +214,7 @@ def read(path: str) -> Iterator[Event]:
 
 def _read(path: str, header: dict[str, Any]) -> Iterator[Event]:
     offset = 0
-    with open(path, "rb") as fh:
+    with open_binary(path) as fh:
         header_line = fh.readline()
         if not header_line.strip() and not fh.read(1):
             return  # an empty recording: a session that has not written its header yet

@@ -16,6 +16,7 @@ from inspector import protocols
 from inspector.model.events import Message, Request
 from inspector.protocols.format import Format
 from inspector.sources.claude_sessions import SessionInfo
+from inspector.userpath import open_binary
 
 CODEX_ENV = "INSPECTOR_CODEX_DIR"
 GEMINI_ENV = "INSPECTOR_GEMINI_DIR"
@@ -120,7 +121,7 @@ def _typed(text: str) -> bool:
 def _cwd_of(path: str) -> str:
     """A Codex rollout's working folder, from its first record (``session_meta`` or the bare header)."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             line = fh.readline(1 << 20)
         record = json.loads(line)
     except (OSError, ValueError, RecursionError):

@@ -15,6 +15,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+from inspector.userpath import open_binary
+
 # Claude Code writes compact JSON: one pass finds every tool_use block and title record
 _MARKERS = re.compile(rb'"type":"(tool_use|custom-title|ai-title|summary)"')
 _MARKER_LEN = 32
@@ -58,7 +60,7 @@ def scan(path: str, want_title: bool = True) -> Scan | None:
     found = Scan(set())
     tail = b""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             while True:
                 block = fh.read(_BLOCK)
                 data = tail + block
@@ -135,7 +137,7 @@ def first_prompt(path: str) -> str:
     """The first prompt a person typed in a session ("" when none is found near the top)."""
     fallback = ""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             for number, line in enumerate(_lines(fh)):
                 if number >= _PROMPT_LINES:
                     break

@@ -10,6 +10,8 @@ blocking parts (``FileSource.load``, ``ReplaySource.read``) in a worker thread a
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import os
 from collections.abc import Callable
 
 from inspector.model import CallStore
@@ -20,6 +22,8 @@ from inspector.sources.files import Opened, Progress, keep_payloads_for, read_al
 from inspector.sources.replaying import ReplayControl
 from inspector.sources.session import FileSummary
 from inspector.sources.tail import FileTail, follow, supports_follow
+from inspector.sources.watch import FileWatcher
+from inspector.userpath import is_regular
 
 
 class StoreSource(Source):
@@ -50,6 +54,9 @@ class FileSource(Source):
         self.can_follow = any(supports_follow(o.fmt) for o in opened)
         self.following = False
         self._label = label
+        self.problems: dict[str, str] = {}  # followed paths that cannot be read now, and why
+        self._tails: list[FileTail] = []
+        self._watchers: list[FileWatcher] = []
 
     @property
     def label(self) -> str:
@@ -74,25 +81,137 @@ class FileSource(Source):
         unable = sorted({o.fmt.name for o in self.opened if not supports_follow(o.fmt)})
         return able, unable
 
-    async def follow(self, opened: Opened, on_restart: Callable[[str], None]) -> None:
+    async def follow(
+        self,
+        opened: Opened,
+        on_restart: Callable[[str], None],
+        on_problem: Callable[[str, str], None] | None = None,
+    ) -> None:
         """Thread every line appended to ``opened`` into the store, until cancelled.
 
-        Starts where the load stopped, so lines written since are not missed; ``on_restart(path)`` is
-        called when the file was truncated or replaced and is read again from the top.
+        Starts where the load stopped, so lines written since are not missed. When the file is truncated
+        or replaced (an atomic rewrite), every followed file is read again from its top into a fresh
+        store (``self.store`` is replaced, then ``on_restart(path)`` is called: the screen shows the new
+        store, keeping its cursor and filter). ``on_problem(path, why)`` says when the path is gone or is
+        not a regular file (following keeps trying), and ``why`` is "" when it is back. A Claude Code
+        session's subagent files, those created after following began included (at any depth under
+        ``<session>/subagents/``), are followed too.
         """
+        path = opened.path
 
         def on_events(events: list[Event]) -> None:
+            store = self.store
             for event in events:
-                self.store.ingest(event, opened.ns)
+                store.ingest(event, opened.ns)
 
-        tail = (
-            FileTail.at_offset(opened.path, opened.reached)
-            if opened.reached >= 0
-            else FileTail.at_end(opened.path)
-        )
-        await follow(
-            opened.path, opened.fmt, on_events, tail=tail, on_restart=lambda: on_restart(opened.path)
-        )
+        def restarted() -> None:
+            self.store = CallStore(keep_payloads=self.store.keep_payloads)
+            for other in self._tails:
+                if other is not tail:
+                    other.rewind()
+            for watcher in self._watchers:
+                watcher.poke()
+            on_restart(path)
+
+        def problem(why: str) -> None:
+            self.problems[path] = why
+            if not why:
+                del self.problems[path]
+            if on_problem is not None:
+                on_problem(path, why)
+
+        try:
+            tail = await asyncio.to_thread(
+                FileTail.at_offset if opened.reached >= 0 else FileTail.at_end,
+                *((path, opened.reached) if opened.reached >= 0 else (path,)),
+            )
+        except OSError:
+            tail = FileTail(path, ident=(-1, -1))  # gone or not a file now: read from its top when it is back
+        watcher = FileWatcher(path)
+        self._tails.append(tail)
+        self._watchers.append(watcher)
+        nested = asyncio.ensure_future(self._follow_subagents(opened, on_problem))
+        try:
+            await follow(
+                path,
+                opened.fmt,
+                on_events,
+                tail=tail,
+                watcher=watcher,
+                on_restart=restarted,
+                on_problem=problem,
+            )
+        finally:
+            nested.cancel()
+            self._tails.remove(tail)
+            self._watchers.remove(watcher)
+            self.problems.pop(path, None)
+
+    async def _follow_subagents(self, opened: Opened, on_problem: Callable[[str, str], None] | None) -> None:
+        """Follow the subagent files of a Claude Code session: those there now from their end, those that
+        appear later from their top (looked for at any depth under ``<session>/subagents/``)."""
+        if opened.fmt.name != "claude" or not opened.path.endswith(".jsonl"):
+            return
+        folder = opened.path[: -len(".jsonl")] + os.sep + "subagents"
+        known = set(await asyncio.to_thread(subagent_files, folder))
+        started: list[asyncio.Future[None]] = []
+
+        def on_events_for(ns: str) -> Callable[[list[Event]], None]:
+            def on_events(events: list[Event]) -> None:
+                store = self.store
+                for event in events:
+                    store.ingest(event, ns)
+
+            return on_events
+
+        tails: list[FileTail] = []
+
+        async def start(path: str, from_top: bool) -> None:
+            tail = FileTail(path, ident=(-1, -1))  # a new file: read from its top
+            if not from_top:
+                with contextlib.suppress(OSError):
+                    tail = await asyncio.to_thread(FileTail.at_end, path)
+            tails.append(tail)
+            self._tails.append(tail)
+            started.append(
+                asyncio.ensure_future(follow(path, opened.fmt, on_events_for(opened.ns), tail=tail))
+            )
+
+        try:
+            for path in sorted(known):
+                await start(path, from_top=False)
+            while True:
+                await asyncio.sleep(SUBAGENT_POLL)
+                for path in await asyncio.to_thread(subagent_files, folder):
+                    if path not in known:
+                        known.add(path)
+                        await start(path, from_top=True)
+        finally:
+            for task in started:
+                task.cancel()
+            for tail in tails:
+                self._tails.remove(tail)
+
+
+SUBAGENT_POLL = 1.0
+"""How often a followed session's ``subagents/`` folder is looked at for new subagent files."""
+
+SUBAGENT_DEPTH = 6
+"""How deep under ``subagents/`` subagent files are looked for (workflows nest them in folders)."""
+
+
+def subagent_files(folder: str) -> list[str]:
+    """Every ``agent-*.jsonl`` regular file under ``folder``, at any depth up to SUBAGENT_DEPTH."""
+    found = []
+    for directory, folders, files in os.walk(folder):
+        if directory[len(folder) :].count(os.sep) >= SUBAGENT_DEPTH:
+            folders[:] = []
+        for name in files:
+            if name.startswith("agent-") and name.endswith(".jsonl"):
+                path = os.path.join(directory, name)
+                if is_regular(path):
+                    found.append(path)
+    return sorted(found)
 
 
 class ReplaySource(Source):

@@ -45,19 +45,36 @@ class Opened:
     ns: str
     size: int
     reached: int = -1  # where the load's last record ended: a follow starts there, missing nothing
+    in_folder: bool = False  # found in a folder: a read that fails costs this file, not the others
 
 
-def open_paths(paths: list[str], forced: str | None = None) -> list[Opened]:
-    """Resolve every path's format first; raises UnusableInput (one line) before anything is read."""
-    paths = expand_folders(paths)
+def open_paths(paths: list[str], forced: str | None = None, skipped: list[str] | None = None) -> list[Opened]:
+    """Resolve every path's format first; raises UnusableInput (one line) before anything is read.
+
+    With ``skipped`` given, a file found in a folder that cannot be opened (unreadable, a FIFO...) is
+    left out and its reason added there: the folder's other sessions still open. A path named itself
+    always raises.
+    """
+    expanded = expand_folders(paths)
+    named = set(paths)
+    found = []
+    for path in expanded:
+        try:
+            found.append((path, resolve_format(path, forced)))
+        except UnusableInput as exc:
+            if skipped is None or path in named:
+                raise
+            skipped.append(str(exc))
+    if not found and skipped:
+        raise UnusableInput(f"nothing could be opened ({skipped[0]})")
     opened = []
-    for index, path in enumerate(paths):
-        fmt = resolve_format(path, forced)
+    for index, (path, fmt) in enumerate(found):
         try:
             size = os.path.getsize(path)
         except OSError:
             size = 0
-        opened.append(Opened(path, fmt, str(index) if len(paths) > 1 else "", size))
+        ns = str(index) if len(found) > 1 else ""
+        opened.append(Opened(path, fmt, ns, size, in_folder=path not in named))
     return opened
 
 
@@ -85,6 +102,10 @@ def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
     try:
         yield from events
     except OSError as exc:
+        if opened.in_folder:  # one of a folder's sessions: the others are still read
+            reason = f"could not read the rest of the file: {exc.strerror or exc}"
+            yield Malformed(opened.path, reason, source=opened.path)
+            return
         raise UnusableInput(f"{opened.path}: {exc.strerror or exc}") from None
     except protocols.FormatError as exc:
         raise UnusableInput(str(exc)) from None
@@ -183,10 +204,13 @@ def _fill_untimed(tagged: list[tuple[float, int, Event, str]]) -> None:
             last[ns] = order
 
 
-def load(paths: list[str], store: CallStore, forced: str | None = None) -> list[FileSummary]:
+def load(
+    paths: list[str], store: CallStore, forced: str | None = None, skipped: list[str] | None = None
+) -> list[FileSummary]:
     """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
 
-    A folder stands for the Claude Code sessions under it. The one reading path, shared with the UI's
-    load (:func:`read_into`): namespaces, malformed counts, error mapping.
+    A folder stands for the Claude Code sessions under it (with ``skipped`` given, one of them that
+    cannot be opened is named there and the others are read). The one reading path, shared with the
+    UI's load (:func:`read_into`): namespaces, malformed counts, error mapping.
     """
-    return read_into(store, open_paths(paths, forced))
+    return read_into(store, open_paths(paths, forced, skipped))

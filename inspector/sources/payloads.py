@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 import mmap
-import os
 
 from inspector.model import Call
 from inspector.model.events import RawRef, Request, Result
 from inspector.model.search import Payloads
 from inspector.sources.session import hydrate
+from inspector.userpath import open_binary
 
 
 class FilePayloads(Payloads):
@@ -61,7 +61,10 @@ class FilePayloads(Payloads):
         if mapped is None or end > len(mapped):
             mapped = self._map(raw.source)
         if mapped is None or end > len(mapped):
-            return raw.read() if os.path.exists(raw.source) else b""
+            try:
+                return raw.read()
+            except OSError:  # gone, or no longer a regular file: nothing to search in
+                return b""
         return mapped[raw.offset : end]
 
     def _map(self, path: str) -> mmap.mmap | None:
@@ -69,7 +72,7 @@ class FilePayloads(Payloads):
         if old is not None:
             old.close()
         try:
-            with open(path, "rb") as fh:
+            with open_binary(path) as fh:
                 mapped = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
         except (OSError, ValueError):
             return None

@@ -46,6 +46,8 @@ class FileSummary:
 def resolve_format(path: str, forced: str | None = None) -> Format:
     """The format for ``path``, forced or detected; raises UnusableInput with one clear line."""
     if not os.path.exists(path):
+        if os.path.islink(path):
+            raise UnusableInput(f"{path}: is a symlink to a missing file")
         raise UnusableInput(f"{path}: no such file")
     if os.path.isdir(path):
         raise UnusableInput(f"{path}: is a directory (give a session file)")

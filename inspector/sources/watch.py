@@ -85,6 +85,7 @@ class FileWatcher:
         self._flag: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._last = self._signature()
+        self._poked = False
         self.mode = "poll"
         if use_inotify and sys.platform.startswith("linux"):
             try:
@@ -132,8 +133,17 @@ class FileWatcher:
         if self._flag is not None:
             self._flag.set()  # wake the waiter so it re-checks in polling mode
 
+    def poke(self) -> None:
+        """Make the current (or next) wait return at once."""
+        self._poked = True
+        if self._flag is not None:
+            self._flag.set()
+
     async def wait(self, timeout: float | None = None) -> bool:
         """Wait for a possible change; True if one was seen, False when ``timeout`` ran out."""
+        if self._poked:
+            self._poked = False
+            return True
         if self._attach():
             assert self._flag is not None
             try:
@@ -141,6 +151,7 @@ class FileWatcher:
             except asyncio.TimeoutError:
                 return False
             self._flag.clear()
+            self._poked = False
             self._last = self._signature()
             return True
         return await self._poll(timeout)
@@ -150,6 +161,9 @@ class FileWatcher:
         deadline = None if timeout is None else loop.time() + timeout
         while True:
             current = self._signature()
+            if self._poked:
+                self._poked = False
+                return True
             if current != self._last:
                 self._last = current
                 return True

@@ -150,7 +150,7 @@ class InspectorApp(App[int]):
         """A session reading ``paths`` (raises UnusableInput when one cannot be opened)."""
         options = self.options
         return MainContent(
-            opened=open_paths(paths, options.format),
+            opened=open_paths(paths, options.format, []),  # a folder's unreadable file: said at start
             follow=options.follow or self.config.follow,
             replay=options.replay,
             speed=options.speed,

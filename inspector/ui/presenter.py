@@ -103,7 +103,9 @@ class MainPresenter:
             updated=changes.updated,
         )
 
-    def status(self, now: float | None, *, following: bool | None, replay: str | None) -> Status:
+    def status(
+        self, now: float | None, *, following: bool | None, replay: str | None, waiting: bool = False
+    ) -> Status:
         """The status line at ``now``."""
         store = self.store
         view = self.view
@@ -116,6 +118,7 @@ class MainPresenter:
             messages=store.message_count,
             rows=len(view),
             follow=following,
+            follow_waiting=waiting,
             replay=replay,
             loading=self.load_progress.fraction if self.load_progress is not None else None,
             filter=view.filter.text if view.filter is not None else "",

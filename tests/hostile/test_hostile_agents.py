@@ -105,9 +105,15 @@ def test_claude_persisted_output_of_a_size_past_any_float_keeps_the_result(tmp_p
 def test_a_saved_output_that_is_a_fifo_or_a_device_is_refused_not_waited_on(tmp_path):
     signal.alarm(10)  # the read used to wait for a writer forever
     os.mkfifo(tmp_path / "x1.txt")
-    assert PersistedDetail("x1.txt", str(tmp_path / "x1.txt")).read(100) == (None, 0, "not a regular file")
+    assert PersistedDetail("x1.txt", str(tmp_path / "x1.txt")).read(100) == (
+        None,
+        0,
+        "is a FIFO (named pipe), not a regular file",
+    )
     (tmp_path / "zero.txt").symlink_to("/dev/zero")
-    assert PersistedDetail("zero.txt", str(tmp_path / "zero.txt")).read(100)[2] == "not a regular file"
+    assert PersistedDetail("zero.txt", str(tmp_path / "zero.txt")).read(100)[2] == (
+        "is a character device, not a regular file"
+    )
     signal.alarm(0)
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import hostile_gen as gen
 import pytest
-from hostile_io import HEADLESS, read_everything, run_cli
+from hostile_io import HEADLESS, names_kind, read_everything, run_cli
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -165,6 +165,21 @@ def test_a_few_real_processes(tmp_path):
             ]
             proc = subprocess.run(args, capture_output=True, text=True, timeout=60, env=env)
             assert proc.returncode in (0, 1, 2) and "Traceback" not in proc.stderr, proc.stderr
+
+
+def test_every_format_as_a_special_path(tmp_path):
+    """A FIFO, /dev/zero, a folder, a dangling symlink or an unreadable file in place of every format's
+    session: every headless command (forced format too) exits 2 with one line naming it, never hangs."""
+    for kind, special, path in gen.special_sessions(tmp_path):
+        forced = gen.FORCED.get(kind, gen.format_of(kind))
+        for command in HEADLESS:
+            for extra in ([], ["--format", forced]):
+                signal.alarm(BOUND_S)
+                code, out, err = run_cli(*command, str(path), *extra)
+                signal.alarm(0)
+                assert code == 2 and len(err.strip().splitlines()) == 1, (kind, special, command, err)
+                assert path.name in err and names_kind(err, special), (kind, special, err)
+                CASES["count"] += 1
 
 
 def test_every_format_the_inspector_reads_has_a_generated_base():

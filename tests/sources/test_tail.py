@@ -97,9 +97,14 @@ def test_a_missing_file_is_reported_not_raised(tmp_path):
     assert tail.read().missing
     path.write_bytes(b"x\n")
     assert tail.read().lines == [b"x\n"]
+    keep = tmp_path / "keep.jsonl"
+    os.link(path, keep)  # the old inode stays alive: the file coming back is surely another one
     path.unlink()
-    gone = tail.read()
-    assert gone.missing and gone.restarted
+    gone = tail.read()  # gone for now: said, and tried again; what was read stays until it is back
+    assert gone.missing and not gone.restarted and "No such file" in gone.problem
+    path.write_bytes(b"y\n")
+    back = tail.read()
+    assert back.restarted and back.lines == [b"y\n"] and not back.missing
 
 
 def test_large_appends_come_in_bounded_reads(tmp_path):

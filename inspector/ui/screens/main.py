@@ -359,6 +359,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self.now,
             following=self.following if self.files is not None else None,
             replay=replay.describe() if replay is not None else None,
+            waiting=self.files is not None and bool(self.files.problems),
         )
         self.query_one(StatusBar).show(status)
 

@@ -160,15 +160,27 @@ class MainKeys:
             files.following = True
 
             def restarted(path: str) -> None:
+                self.presenter.watch(files.store)  # a fresh store: the cursor and the filter stay
                 self.notify(
-                    f"{path} was truncated or replaced; reading it again from the top.",
+                    f"{one_line(path, 200)} was truncated or replaced; reading it again from the top.",
                     severity="warning",
                     timeout=5,
                 )
+                self._update_status()
+
+            def problem(path: str, why: str) -> None:
+                if why:
+                    text = (
+                        f"Following {one_line(path, 200)}: {one_line(why, 200)}; trying again every second."
+                    )
+                    self.notify(text, severity="warning", timeout=6)
+                else:
+                    self.notify(f"Following {one_line(path, 200)} again.", timeout=3)
+                self._update_status()
 
             for opened in followable:
                 self.run_worker(
-                    files.follow(opened, restarted),
+                    files.follow(opened, restarted, problem),
                     group="follow",
                     exit_on_error=False,
                     description=f"following {opened.path}",

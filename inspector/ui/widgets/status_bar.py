@@ -26,6 +26,7 @@ class Status:
     messages: int = 0
     rows: int = 0
     follow: bool | None = None
+    follow_waiting: bool = False  # a followed path is gone or not a regular file: being tried again
     replay: str | None = None
     loading: float | None = None
     filter: str = ""
@@ -40,6 +41,7 @@ class Status:
             self.messages,
             self.rows,
             self.follow,
+            self.follow_waiting,
             self.replay,
             None if self.loading is None else round(self.loading, 2),
             self.filter,
@@ -111,7 +113,15 @@ class StatusBar(Static):
             )
         if status.follow is not None:
             on = "on" if status.follow else "off"
-            parts.append((7, Text.assemble(("follow ", label), (on, self._style(on)))))
+            shown = "waiting" if status.follow and status.follow_waiting else on
+            parts.append(
+                (
+                    7,
+                    Text.assemble(
+                        ("follow ", label), (shown, self._style("off" if shown == "waiting" else on))
+                    ),
+                )
+            )
         if status.replay:
             parts.append((KEEP, Text.assemble(("replay ", label), status.replay)))
         return parts
