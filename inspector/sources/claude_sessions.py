@@ -10,6 +10,7 @@ from dataclasses import dataclass
 
 from inspector.protocols.claude_subagents import subagent_tree
 from inspector.sources.claude_scan import first_prompt, scan
+from inspector.userpath import open_binary
 
 ENV = "INSPECTOR_CLAUDE_DIR"
 _MAX_DEPTH = 4  # folders below the root that are searched (projects/<project>/<session>.jsonl and a bit more)
@@ -53,7 +54,10 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
         try:
             stat = os.stat(path)
         except OSError:
-            continue
+            try:  # a dangling symlink is still listed: opening it says what it is
+                stat = os.lstat(path)
+            except OSError:
+                continue
         project = project_path(os.path.basename(os.path.dirname(path)))
         calls, title = None, ""
         if count_calls:
@@ -182,7 +186,7 @@ def _session_id(path: str, lines: int = 50) -> str:
     """The ``sessionId`` of a file's first record that has one ("" when none of the first ``lines`` has
     one): a session file may start with records that carry none (``summary``, ``queue-operation``)."""
     try:
-        with open(path, "rb") as fh:
+        with open_binary(path) as fh:
             for _ in range(lines):
                 line = fh.readline(1 << 20)
                 if not line:
