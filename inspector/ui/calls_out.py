@@ -12,6 +12,7 @@ from typing import Any
 from textual.app import App, SuspendNotSupported
 
 from inspector.model.call import Item
+from inspector.textsafe import clean
 from inspector.ui import export
 from inspector.ui.screens.menus import ChoiceMenu
 
@@ -35,7 +36,7 @@ class CallsOut:
                 return
             sent, cut = export.clipboard_text(text)
             self.app.copy_to_clipboard(sent)
-            label = dict(export.COPY_CHOICES)[choice].lower()
+            label = dict(export.COPY_CHOICES)[choice].lower().removeprefix("the ")
             if cut:  # say so, as terminals that cap OSC 52 do not
                 self.app.notify(
                     f"Copied the first {len(sent):,} of {len(text):,} characters of the {label} "
@@ -66,12 +67,11 @@ class CallsOut:
                 items = matched()
             text = export.export_items(items, fmt, now, title)
             folder = self.export_dir or os.getcwd()
-            path = export.export_path(folder, "call" if what == "call" else "view", fmt)
             try:
-                with open(path, "w", encoding="utf-8") as fh:
-                    fh.write(text)
+                path = export.write_export(folder, "call" if what == "call" else "view", fmt, text)
             except OSError as exc:
-                self.app.notify(f"Cannot write {path}: {exc.strerror or exc}", severity="error", timeout=6)
+                where = clean(exc.filename or folder, keep_newlines=False)
+                self.app.notify(f"Cannot write {where}: {exc.strerror or exc}", severity="error", timeout=6)
                 return
             self.app.notify(f"Wrote {len(items)} item(s) to {path}", title="Exported", timeout=6)
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import errno
 import os
 import re
 import time
@@ -14,6 +15,7 @@ from inspector.model.values import dumps_json, valid_text
 from inspector.sources.session import hydrate, with_saved_outputs
 from inspector.textsafe import clean, md_code, md_text, one_line
 from inspector.timefmt import duration, iso8601
+from inspector.userpath import create_new
 
 COPY_CHOICES = (
     ("id", "Call id"),
@@ -93,10 +95,11 @@ CLIPBOARD_LIMIT = 1_000_000
 
 
 def clipboard_text(text: str, limit: int = CLIPBOARD_LIMIT) -> tuple[str, bool]:
-    """What to put on the clipboard: valid UTF-8, at most ``limit`` characters; True when cut."""
+    """What to put on the clipboard: valid UTF-8 that cannot act on a terminal (an id's ESC or BEL is
+    shown as its stand-in, as on screen), at most ``limit`` characters; True when cut."""
     if len(text) <= limit:
-        return valid_text(text), False
-    return valid_text(text[:limit]), True
+        return clean(valid_text(text)), False
+    return clean(valid_text(text[:limit])), True
 
 
 def _fence(text: str) -> str:
@@ -196,10 +199,27 @@ def export_path(folder: str, what: str, fmt: str, clock: float | None = None) ->
     base = os.path.join(folder, f"inspector-{what}-{stamp}")
     path = f"{base}.{fmt}"
     counter = 2
-    while os.path.exists(path):
+    while os.path.lexists(path):
         path = f"{base}-{counter}.{fmt}"
         counter += 1
     return path
+
+
+def write_export(folder: str, what: str, fmt: str, text: str, clock: float | None = None) -> str:
+    """Write ``text`` to a new file named as :func:`export_path` names it; returns its path.
+
+    The file is created with ``O_EXCL | O_NOFOLLOW``: a name taken meanwhile (a file, or a symlink
+    planted in a shared folder, dangling or not) is never written through; the next number is tried.
+    """
+    for _ in range(1000):
+        path = export_path(folder, what, fmt, clock)
+        try:
+            with create_new(path) as fh:
+                fh.write(text)
+        except FileExistsError:
+            continue
+        return path
+    raise FileExistsError(errno.EEXIST, "no free file name", folder)
 
 
 def pager_text(item: Item, now: float | None) -> str:
