@@ -21,6 +21,7 @@ from typing import IO, TYPE_CHECKING, Any
 from inspector.demo import demo_record
 from inspector.live.session import LiveOptions, LiveSession
 from inspector.sources.base import SourceState, SourceStatus
+from inspector.userpath import open_append
 
 if TYPE_CHECKING:
     from inspector.live.runner import ShowUi
@@ -98,7 +99,7 @@ class AgentProcess:
         log_path: str,
     ) -> None:
         self.log_path = log_path
-        self._log = open(log_path, "ab")
+        self._log = open_append(log_path)
         command = [
             sys.executable,
             "-m",
