@@ -38,6 +38,11 @@ REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry
 MAX_FRAME = 1 << 24  # the hub sets no read limit (gorilla's default); a sanity cap for a person's answer
 
 
+MAX_MESSAGE = 16 * 1024 * 1024
+"""The largest message taken from a hub, after permessage-deflate inflates it: 100 KB on the wire may
+inflate to gigabytes, and websockets stops inflating at this bound and closes the connection (1009)."""
+
+
 class HubSource(RoleClaim):
     """One connection to the hub in the ``monitor`` or ``assistant`` role."""
 
@@ -114,7 +119,8 @@ class HubSource(RoleClaim):
                 additional_headers=headers,
                 origin=self.origin,  # type: ignore[arg-type]
                 open_timeout=self.connect_timeout,
-                max_size=None,  # the hub sets no read limit and forwards frames of any size
+                max_size=MAX_MESSAGE,  # also bounds what a compressed frame may inflate to
+                max_queue=4,  # frames waiting to be read: at most 4 x MAX_MESSAGE in memory
             )
             claiming = not (self.role == "assistant" and self.displaced)
             if self.role == "assistant":
@@ -238,6 +244,8 @@ class HubSource(RoleClaim):
                 if code
                 else "the connection to the hub was lost"
             )
+            if exc.sent is not None and exc.sent.code == 1009:  # ours: a message past MAX_MESSAGE
+                why = f"the hub sent a message larger than {MAX_MESSAGE >> 20} MB (inflated); the connection was closed"
         except Exception as exc:  # noqa: BLE001 - a broken socket is a lost hub, not a crash
             why = f"the connection to the hub was lost: {_words(exc)}"
         if self._stopping or self._conn is not conn:
