@@ -16,6 +16,7 @@ import os
 import secrets
 import socket
 import subprocess
+import tempfile
 import urllib.request
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
@@ -114,8 +115,10 @@ class RealServer:
         """Unpack (once) and start the server; raises RuntimeError with its log's tail if it does not."""
         env = self._env()
         unpack = LIVEKIT_REAL.parent / "real-servers" / "unpack.sh"
+        # one unpacked binary for every session and xdist worker (unpack.sh replaces it only by a rename)
+        shared = os.path.join(tempfile.gettempdir(), "inspector-livekit-bin")
         bindir = subprocess.run(
-            [str(unpack), self.work, "livekit-server"], env=env, capture_output=True, text=True, timeout=120
+            [str(unpack), shared, "livekit-server"], env=env, capture_output=True, text=True, timeout=120
         )
         if bindir.returncode != 0:
             raise RuntimeError(f"unpack.sh failed: {bindir.stderr.strip()}")
