@@ -18,10 +18,9 @@ import threading
 from concurrent.futures import Future
 from typing import IO, TYPE_CHECKING, Any
 
-from inspector.demo import demo_record
+from inspector.demo import running
 from inspector.live.hub_peers import HubAgent, HubAssistant, HubBridge, PeerError, join, scripted_conversation
 from inspector.live.hub_server import HubServer
-from inspector.live.session import LiveOptions
 from inspector.sources.tasks import cancel_all_others
 
 if TYPE_CHECKING:
@@ -132,60 +131,31 @@ def run_hub_demo(
 ) -> int:
     out = out or sys.stdout
     err = err or sys.stderr
-    from inspector.answer.rules import RulesError
-    from inspector.live.errors import SetupError
-    from inspector.live.hub_session import HubSession
+    from inspector.live.hub_session import prepare_hub
 
     monitor = bool(getattr(args, "as_monitor", False))
     rules = args.answer_rules or (RULES_PATH if args.auto and not monitor else None)
-    rounds = args.rounds if args.rounds is not None else (1 if args.no_ui else 0)
-    demo = HubDemo(rounds=rounds, speed=args.speed, monitor=monitor)
+    demo = HubDemo(rounds=running.rounds(args), speed=args.speed, monitor=monitor)
     url = demo.start()
-    options = LiveOptions(
-        hub=url,
-        as_assistant=not monitor,
-        tools=None if monitor else TOOLS_PATH,
-        agent_secret=demo.secret,
-        answer=args.answer,
-        answer_rules=rules,
-        record=demo_record(args),
-        no_record=args.no_record,
-        command="demo",
-        no_ui=args.no_ui,
-        json=args.json,
-        verbose=args.verbose,
-    )
+    tools = None if monitor else TOOLS_PATH
+    where = dict(hub=url, as_assistant=not monitor, tools=tools, agent_secret=demo.secret)
     try:
-        try:
-            session = HubSession.prepare(options, env={})
-        except (SetupError, RulesError) as exc:
-            err.write(f"inspector demo: {exc}\n")
-            return 2
+        session = running.prepare(prepare_hub, running.options(args, rules=rules, **where), err)
+        if session is None:
+            return running.EXIT_SETUP
         session.source.watch_state(lambda state: demo.go() if state.status.value == "connected" else None)
-        try:
-            return _run(session, demo, out, err, show)
-        finally:
-            session.close()
-    finally:
-        demo.stop()
 
-
-def _run(session: Any, demo: HubDemo, out: IO[str], err: IO[str], show: ShowUi | None) -> int:
-    from inspector.live import logs
-    from inspector.live.runner import run_headless, run_ui
-
-    logs.configure(session.credentials.secrets, to_stderr=False)
-    if not session.options.no_ui:
-        return run_ui(session, err, show)
-
-    async def headless() -> int:
         async def finished() -> None:
             await asyncio.wrap_future(demo.finished)
             await asyncio.sleep(0.3)  # the last frames reach the inspector
 
-        return await run_headless(session, out, err, until=finished())
-
-    code = asyncio.run(headless())
-    for line in demo.log:
-        err.write(f"inspector demo: bridge: {line}\n")
-    return code
+        try:
+            code = running.run(session, out, err, show, finished=finished)
+        finally:
+            session.close()
+        if args.no_ui:
+            for line in demo.log:
+                err.write(f"inspector demo: bridge: {line}\n")
+        return code
+    finally:
+        demo.stop()

@@ -18,8 +18,8 @@ import tempfile
 from dataclasses import dataclass
 from typing import IO, TYPE_CHECKING, Any
 
-from inspector.demo import demo_record
-from inspector.live.session import LiveOptions, LiveSession
+from inspector.demo import running
+from inspector.live.session import prepare_room
 from inspector.sources.base import SourceState, SourceStatus
 from inspector.userpath import open_append
 
@@ -28,7 +28,7 @@ if TYPE_CHECKING:
 
 PARTICIPANTS = ("demo-agent", "demo-user")
 RULES_PATH = os.path.join(os.path.dirname(os.path.abspath(__file__)), "demo_rules.toml")
-EXIT_SETUP = 2
+EXIT_SETUP = running.EXIT_SETUP
 
 
 def _room_server_class(err: IO[str]):
@@ -185,30 +185,11 @@ def run_demo(
             return EXIT_SETUP
         serving = server_class(port=0)
     rules = args.answer_rules or (RULES_PATH if args.auto else None)
-    rounds = args.rounds if args.rounds is not None else (1 if args.no_ui else 0)
     with serving as server:
         room = f"conv_demo_{secrets.token_hex(3)}"
-        options = LiveOptions(
-            url=server.url,
-            room=room,
-            api_key=server.api_key,
-            api_secret=server.api_secret,
-            answer=args.answer,
-            answer_rules=rules,
-            record=demo_record(args),
-            no_record=args.no_record,
-            command="demo",
-            no_ui=args.no_ui,
-            json=args.json,
-            verbose=args.verbose,
-        )
-        from inspector.answer.rules import RulesError
-        from inspector.live.errors import SetupError
-
-        try:
-            session = LiveSession.prepare(options, env={})
-        except (SetupError, RulesError) as exc:
-            err.write(f"inspector demo: {exc}\n")
+        where = dict(url=server.url, room=room, api_key=server.api_key, api_secret=server.api_secret)
+        session = running.prepare(prepare_room, running.options(args, rules=rules, **where), err)
+        if session is None:
             return EXIT_SETUP
         log_path = os.path.join(tempfile.gettempdir(), f"inspector-demo-agent-{room}.log")
         agent = AgentProcess(
@@ -216,30 +197,14 @@ def run_demo(
             room,
             server.mint_token(PARTICIPANTS[0], room, name="Alicia (demo)"),
             server.mint_token(PARTICIPANTS[1], room, name="Demo user"),
-            rounds=rounds,
+            rounds=running.rounds(args),
             speed=args.speed,
             log_path=log_path,
         )
         session.source.watch_state(agent.go)
+        note = f"room {room} at {server.url}; agent log {agent.log_path}"
         try:
-            return _run(session, agent, out, err, show)
+            return running.run(session, out, err, show, finished=agent.finished, note=note)
         finally:
             agent.stop()
             session.close()
-
-
-def _run(session: LiveSession, agent: AgentProcess, out: IO[str], err: IO[str], show: ShowUi | None) -> int:
-    from inspector.live import logs, supervise
-    from inspector.live.runner import run_headless, run_ui
-    from inspector.sources.ingest import tune_gc
-
-    logs.configure(session.credentials.secrets, to_stderr=session.options.verbose and session.options.no_ui)
-    supervise.note_status(recording=session.options.recording_path)
-    tune_gc()
-    if session.options.no_ui:
-        err.write(
-            f"inspector demo: room {session.credentials.room} at {session.credentials.url}; "
-            f"agent log {agent.log_path}\n"
-        )
-        return asyncio.run(run_headless(session, out, err, until=agent.finished()))
-    return run_ui(session, err, show)

@@ -1,12 +1,11 @@
 """One ``inspector live --hub`` run: options checked, tools loaded, recording opened, the hub source wired.
 
-It is a :class:`~inspector.live.session.LiveSession` (same auto-responder, stop and close) whose source
-is a :class:`~inspector.sources.alicia_hub.HubSource` instead of a LiveKit room.
+:func:`prepare_hub` builds a :class:`~inspector.live.session.LiveSession` (the same auto-responder, stop
+and close as a room's) whose source is a :class:`~inspector.sources.alicia_hub.HubSource`.
 """
 
 from __future__ import annotations
 
-import asyncio
 import os
 from collections.abc import Mapping
 from dataclasses import dataclass, field
@@ -14,12 +13,10 @@ from typing import Any
 from urllib.parse import parse_qs, urlsplit
 
 from inspector.answer import rules as rules_mod
-from inspector.answer.engine import AsyncioScheduler, AutoResponder, Decision
-from inspector.live import hub_tools, record_target
+from inspector.live import hub_tools
 from inspector.live.errors import SetupError
-from inspector.live.session import LiveOptions, LiveSession
+from inspector.live.session import LiveOptions, LiveSession, open_recording
 from inspector.model import CallStore, Clock
-from inspector.protocols.recording import default_recording_path
 from inspector.sources.alicia_hub import HubSource
 from inspector.sources.livekit_room import safe_url
 
@@ -73,63 +70,44 @@ def check(options: LiveOptions, env: Mapping[str, str]) -> HubCredentials:
     return HubCredentials(url, secret, in_url)
 
 
-class HubSession(LiveSession):
-    """A live session on Alicia's hub; build it with :meth:`prepare` (raises SetupError / RulesError)."""
+def prepare_hub(
+    options: LiveOptions, env: Mapping[str, str] | None = None, clock: Clock | None = None
+) -> LiveSession:
+    """A session on Alicia's hub: options, tools and rules checked before anything connects (raises
+    SetupError / RulesError)."""
+    from inspector import __version__
 
-    def __init__(  # noqa: D107 - LiveSession's, with a hub source
-        self,
-        options: LiveOptions,
-        credentials: Any,
-        *,
-        clock: Clock | None = None,
-        ruleset: rules_mod.RuleSet | None = None,
-        tools: list[dict[str, Any]] | None = None,
-    ) -> None:
-        self.options = options
-        self.credentials = credentials
-        self.store = CallStore(clock=clock)
-        role = "assistant" if options.as_assistant else "monitor"
-        where = safe_url(credentials.url)
-        name = f"hub-{urlsplit(credentials.url).hostname or 'local'}-{role}"
-        path = None if options.no_record else (options.record or default_recording_path(name))
-        if path and options.record:
-            path, options.recording_note = record_target.choose(path, where, append=options.append)
-        header: dict[str, Any] = {"room": where, "url": where, "identity": role, "source": "alicia-hub"}
-        header["role"] = role
-        header["tool_timeout_ms"] = max(1, int((options.tool_timeout or 30.0) * 1000))
-        from inspector import __version__
-
-        header["inspector"] = __version__
-        self.writer = record_target.open_writer(path, header) if path else None
-        options.recording_path = path
-        options.rules = ruleset
-        options.title = f"hub {role} · {where}"
-        self.source = HubSource(  # type: ignore[assignment]
-            credentials.url,
-            self.store,
-            self.writer,
-            role=role,
-            secret=credentials.secret,
-            hidden=credentials.secrets,
-            tools=tools,
-            tool_timeout=options.tool_timeout or 30.0,
-            origin=options.origin,
-        )
-        self.source.give_up_after = options.give_up_after
-        self.engine: AutoResponder | None = None
-        self._sending: set[asyncio.Task[None]] = set()  # auto-answers on their way (ended by stop)
-        self.decisions: list[Decision] = []
-        if ruleset is not None and len(ruleset):
-            self.engine = AutoResponder(
-                ruleset, AsyncioScheduler(), self._deliver, log=self._decided, clock=self.store.clock.now
-            )
-            self.source.watch_events(self._offer)
-
-    @classmethod
-    def prepare(
-        cls, options: LiveOptions, env: Mapping[str, str] | None = None, clock: Clock | None = None
-    ) -> HubSession:
-        credentials = check(options, os.environ if env is None else env)
-        tools = hub_tools.load(options.tools) if options.tools else None
-        ruleset = rules_mod.load(options.answer_rules) if options.answer_rules else None
-        return cls(options, credentials, clock=clock, ruleset=ruleset, tools=tools)
+    credentials = check(options, os.environ if env is None else env)
+    tools = hub_tools.load(options.tools) if options.tools else None
+    ruleset = rules_mod.load(options.answer_rules) if options.answer_rules else None
+    role = "assistant" if options.as_assistant else "monitor"
+    where = safe_url(credentials.url)
+    header: dict[str, Any] = {"room": where, "url": where, "identity": role, "source": "alicia-hub"}
+    header["role"] = role
+    header["tool_timeout_ms"] = max(1, int((options.tool_timeout or 30.0) * 1000))
+    header["inspector"] = __version__
+    name = f"hub-{urlsplit(credentials.url).hostname or 'local'}-{role}"
+    store = CallStore(clock=clock)
+    writer, note = open_recording(options, name, where, header)
+    source = HubSource(
+        credentials.url,
+        store,
+        writer,
+        role=role,
+        secret=credentials.secret,
+        hidden=credentials.secrets,
+        tools=tools,
+        tool_timeout=options.tool_timeout or 30.0,
+        origin=options.origin,
+    )
+    source.give_up_after = options.give_up_after
+    return LiveSession(
+        source,
+        store,
+        writer,
+        ruleset,
+        options=options,
+        secrets=credentials.secrets,
+        recording_note=note,
+        title=f"hub {role} · {where}",
+    )

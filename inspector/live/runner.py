@@ -13,7 +13,7 @@ from inspector.answer.rules import RulesError
 from inspector.live import logs, supervise
 from inspector.live.errors import SetupError
 from inspector.live.printer import Printer
-from inspector.live.session import LiveOptions, LiveSession
+from inspector.live.session import LiveOptions, LiveSession, prepare_room
 from inspector.sources.ingest import tune_gc
 
 EXIT_OK, EXIT_LOST, EXIT_SETUP = 0, 1, 2
@@ -39,10 +39,10 @@ def run(
     except (SetupError, RulesError) as exc:
         err.write(f"inspector {options.command}: {exc}\n")
         return EXIT_SETUP
-    if options.recording_note:
-        err.write(f"inspector {options.command}: {options.recording_note}\n")
-    logs.configure(session.credentials.secrets, to_stderr=options.verbose and options.no_ui)
-    supervise.note_status(recording=options.recording_path)
+    if session.recording_note:
+        err.write(f"inspector {options.command}: {session.recording_note}\n")
+    logs.configure(session.secrets, to_stderr=options.verbose and options.no_ui)
+    supervise.note_status(recording=session.recording_path)
     tune_gc()  # a live session keeps what it allocates: collect less often (bench/bench_ingest.py)
     try:
         if options.no_ui:
@@ -55,10 +55,10 @@ def run(
 def prepare(options: LiveOptions) -> LiveSession:
     """A LiveKit session, or with ``--hub`` one on Alicia's WebSocket hub."""
     if options.hub:
-        from inspector.live.hub_session import HubSession
+        from inspector.live.hub_session import prepare_hub
 
-        return HubSession.prepare(options)
-    return LiveSession.prepare(options)
+        return prepare_hub(options)
+    return prepare_room(options)
 
 
 def run_ui(session: LiveSession, err: IO[str], show: ShowUi | None) -> int:
@@ -69,7 +69,7 @@ def run_ui(session: LiveSession, err: IO[str], show: ShowUi | None) -> int:
         )
         return EXIT_SETUP
     result = show(session)
-    path = session.options.recording_path
+    path = session.recording_path
     if path and not session.source.state.record_error:
         err.write(f"inspector {session.options.command}: recorded to {path}\n")
     return recording_verdict(session, err, int(result or 0))
@@ -81,13 +81,13 @@ async def run_headless(
     """Join, print each change, until Ctrl+C, SIGTERM, the room is lost, or ``until`` completes."""
     options = session.options
     printer = Printer(session.store, out, as_json=options.json).attach(asyncio.get_running_loop())
-    if options.recording_path:
-        printer.note("recording", f"recording to {options.recording_path}", path=options.recording_path)
-    if session.engine is not None and options.rules is not None:
+    if session.recording_path:
+        printer.note("recording", f"recording to {session.recording_path}", path=session.recording_path)
+    if session.engine is not None and session.rules is not None:
         printer.note(
             "auto-responder",
-            f"auto-answering with {len(options.rules)} rule(s) from {options.answer_rules}",
-            rules=len(options.rules),
+            f"auto-answering with {len(session.rules)} rule(s) from {options.answer_rules}",
+            rules=len(session.rules),
         )
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -169,7 +169,7 @@ def recording_verdict(session: LiveSession, err: IO[str], code: int) -> int:
     reason = session.source.state.record_error
     if not reason or code not in (EXIT_OK,):
         return code
-    path = session.options.recording_path
+    path = session.recording_path
     command = session.options.command
     err.write(f"inspector {command}: the recording stopped ({reason}); what came before is in {path}\n")
     return EXIT_RECORDING

@@ -1,6 +1,7 @@
-"""One live run: options, credentials, store, recording, the LiveKit source and the auto-responder, wired up.
+"""One live run: options, store, recording, the source (a LiveKit room, or the hub) and the auto-responder.
 
-The UI receives ``run_live(session.source, session.store, session.options)`` with everything wired: it
+:func:`prepare_room` builds a LiveKit room's; :func:`inspector.live.hub_session.prepare_hub` the hub's.
+The UI receives ``run_live(session.source, session.store)`` with everything wired: it
 awaits ``source.start()`` on its own loop (the auto-responder follows the source's events there) and
 ``source.stop()`` when it ends; the caller closes the session afterwards.
 """
@@ -8,9 +9,9 @@ awaits ``source.start()`` on its own loop (the auto-responder follows the source
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, Union
 
 from inspector.answer import rules as rules_mod
 from inspector.answer.engine import AsyncioScheduler, AutoResponder, Decision
@@ -20,9 +21,16 @@ from inspector.live import record_target
 from inspector.live.errors import explain, preflight
 from inspector.model import Call, CallStore, Clock, Request
 from inspector.model.events import Event
-from inspector.protocols.recording import default_recording_path
+from inspector.protocols.recording import RecordingWriter, default_recording_path
 from inspector.sources.base import AnswerError
 from inspector.sources.tasks import cancel_and_wait
+
+if TYPE_CHECKING:
+    from inspector.sources.alicia_hub import HubSource
+    from inspector.sources.livekit_room import LiveKitSource
+
+LiveSource = Union["LiveKitSource", "HubSource"]
+"""The sources a live session joins: a LiveKit room, or Alicia's hub."""
 
 
 @dataclass
@@ -53,11 +61,6 @@ class LiveOptions:
     tool_timeout: float | None = None
     origin: str | None = None
     command: str = "live"  # the command that runs the session, as its messages name it ("demo")
-    # filled in by LiveSession.prepare, for the UI to show
-    recording_path: str | None = None
-    recording_note: str | None = None
-    rules: rules_mod.RuleSet | None = None
-    title: str = ""
 
     @property
     def answering(self) -> bool:
@@ -72,79 +75,45 @@ class LiveOptions:
 
 
 class LiveSession:
-    """Everything a live run holds; build it with :meth:`prepare` (raises SetupError / RulesError)."""
+    """One live run: a source joined to a room or a hub, the store it feeds, its recording and rules.
+
+    Built by :func:`prepare_room` (a LiveKit room) or :func:`inspector.live.hub_session.prepare_hub`;
+    what they found out (the recording's path, a note about it, the title) is kept here, never written
+    back into ``options``.
+    """
 
     def __init__(
         self,
-        options: LiveOptions,
-        credentials: creds.Credentials,
+        source: LiveSource,
+        store: CallStore,
+        writer: RecordingWriter | None,
+        rules: rules_mod.RuleSet | None,
         *,
-        clock: Clock | None = None,
-        ruleset: rules_mod.RuleSet | None = None,
+        options: LiveOptions,
+        secrets: Sequence[str] = (),
+        recording_note: str | None = None,
+        title: str = "",
     ) -> None:
-        from inspector.sources.livekit_room import LiveKitSource
-
+        self.source = source
+        self.store = store
+        self.writer = writer
+        self.rules = rules
         self.options = options
-        self.credentials = credentials
-        self.store = CallStore(clock=clock)
-        path = None if options.no_record else (options.record or default_recording_path(credentials.room))
-        if path and options.record:
-            path, options.recording_note = record_target.choose(path, credentials.room, append=options.append)
-        self.writer = record_target.open_writer(path, _header(credentials)) if path else None
-        options.recording_path = path
-        options.rules = ruleset
-        options.title = f"live · {credentials.room or '?'} · {credentials.url}"
-        self.source = LiveKitSource(
-            credentials.url,
-            credentials.token,
-            self.store,
-            self.writer,
-            room=credentials.room,
-            identity=credentials.identity,
-            answering=credentials.can_publish_data and options.answering,
-            explain=lambda url, exc: explain(url, exc, minted=credentials.minted),
-            preflight=preflight,
-        )
-        self.source.give_up_after = options.give_up_after  # the UI rejoins as --no-ui does
+        self.secrets = tuple(secrets)
+        self.recording_path = writer.path if writer is not None else None
+        self.recording_note = recording_note
+        self.title = title
         self.engine: AutoResponder | None = None
         self._sending: set[asyncio.Task[None]] = set()  # auto-answers on their way (ended by stop)
         self.decisions: list[Decision] = []
-        if ruleset is not None and len(ruleset):
+        if rules is not None and len(rules):
             self.engine = AutoResponder(
-                ruleset, AsyncioScheduler(), self._deliver, log=self._decided, clock=self.store.clock.now
+                rules, AsyncioScheduler(), self._deliver, log=self._decided, clock=self.store.clock.now
             )
             self.source.watch_events(self._offer)
 
-    @classmethod
-    def prepare(
-        cls, options: LiveOptions, env: Mapping[str, str] | None = None, clock: Clock | None = None
-    ) -> LiveSession:
-        """Check rules and credentials (minting a token if needed) before anything connects."""
-        ruleset = None
-        if options.answer_rules:
-            if options.answer is False:
-                raise creds.SetupError("--answer-rules needs answering: drop --no-answer")
-            ruleset = rules_mod.load(options.answer_rules)
-        credentials = creds.resolve(
-            url=options.url,
-            room=options.room,
-            identity=options.identity,
-            token=options.token,
-            api_key=options.api_key,
-            api_secret=options.api_secret,
-            visible=options.visible,
-            answering=options.answering,
-            env=env,
-        )
-        if ruleset is not None and not credentials.can_publish_data:
-            raise creds.SetupError(
-                "the token does not allow publishing data (canPublishData is false), so "
-                "--answer-rules could never answer: use a token that allows it"
-            )
-        return cls(options, credentials, clock=clock, ruleset=ruleset)
-
     def redact(self, text: str) -> str:
-        for secret in self.credentials.secrets:
+        for secret in self.secrets:
             if secret:
                 text = text.replace(secret, "<secret>")
         return text
@@ -193,6 +162,77 @@ class LiveSession:
                 self.writer.close()
             except OSError:  # the recording already failed (disk full): that was said when it happened
                 pass
+
+
+def open_recording(
+    options: LiveOptions, name: str, where: str, header: dict[str, Any]
+) -> tuple[RecordingWriter | None, str | None]:
+    """The recording a session writes (None with ``--no-record``) and, when ``--record``'s file was not
+    usable as it is, a sentence saying where it went instead (raises SetupError).
+
+    ``name`` names the default file; ``where`` is the room (or hub) a file given with ``--record`` must
+    be a recording of to be continued."""
+    if options.no_record:
+        return None, None
+    path, note = options.record or default_recording_path(name), None
+    if options.record:
+        path, note = record_target.choose(path, where, append=options.append)
+    return record_target.open_writer(path, header), note
+
+
+def prepare_room(
+    options: LiveOptions, env: Mapping[str, str] | None = None, clock: Clock | None = None
+) -> LiveSession:
+    """A session in a LiveKit room: rules and credentials checked (a token minted if needed) before
+    anything connects (raises SetupError / RulesError)."""
+    from inspector.sources.livekit_room import LiveKitSource
+
+    ruleset = None
+    if options.answer_rules:
+        if options.answer is False:
+            raise creds.SetupError("--answer-rules needs answering: drop --no-answer")
+        ruleset = rules_mod.load(options.answer_rules)
+    credentials = creds.resolve(
+        url=options.url,
+        room=options.room,
+        identity=options.identity,
+        token=options.token,
+        api_key=options.api_key,
+        api_secret=options.api_secret,
+        visible=options.visible,
+        answering=options.answering,
+        env=env,
+    )
+    if ruleset is not None and not credentials.can_publish_data:
+        raise creds.SetupError(
+            "the token does not allow publishing data (canPublishData is false), so "
+            "--answer-rules could never answer: use a token that allows it"
+        )
+    store = CallStore(clock=clock)
+    writer, note = open_recording(options, credentials.room, credentials.room, _header(credentials))
+    source = LiveKitSource(
+        credentials.url,
+        credentials.token,
+        store,
+        writer,
+        room=credentials.room,
+        identity=credentials.identity,
+        answering=credentials.can_publish_data and options.answering,
+        explain=lambda url, exc: explain(url, exc, minted=credentials.minted),
+        preflight=preflight,
+    )
+    source.give_up_after = options.give_up_after  # the UI rejoins as --no-ui does
+    title = f"live · {credentials.room or '?'} · {credentials.url}"
+    return LiveSession(
+        source,
+        store,
+        writer,
+        ruleset,
+        options=options,
+        secrets=credentials.secrets,
+        recording_note=note,
+        title=title,
+    )
 
 
 def _header(credentials: creds.Credentials) -> dict[str, Any]:

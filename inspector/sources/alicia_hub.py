@@ -188,7 +188,7 @@ class HubSource(RoleClaim):
     def run(self, stop: asyncio.Event) -> Any:
         from inspector.sources.rejoin import stay_joined
 
-        return stay_joined(self, stop, give_up_after=self.give_up_after)  # type: ignore[arg-type]
+        return stay_joined(self, stop, give_up_after=self.give_up_after)
 
     async def stop(self) -> None:
         self._stopping = True

@@ -10,12 +10,9 @@ from __future__ import annotations
 import asyncio
 import time
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import Protocol
 
-from inspector.sources.base import LiveConnectError
-
-if TYPE_CHECKING:
-    from inspector.sources.livekit_room import LiveKitSource
+from inspector.sources.base import LiveConnectError, SourceState
 
 FIRST_DELAY = 0.5
 MAX_DELAY = 10.0
@@ -39,6 +36,22 @@ class Outcome:
     reason: str = ""
 
 
+class Rejoinable(Protocol):
+    """A source that can be joined again after it was lost (a LiveKit room, the hub)."""
+
+    lost: asyncio.Event | None
+    """Set when the connection is lost (a new event at each join)."""
+
+    @property
+    def state(self) -> SourceState: ...
+
+    async def start(self) -> None: ...
+
+    async def leave_quietly(self) -> None: ...
+
+    def note_retry(self, attempt: int, delay: float, reason: str) -> None: ...
+
+
 def retryable(reason: str) -> bool:
     """False for failures that another try cannot fix (credentials, URL)."""
     return not any(words in reason for words in _FINAL)
@@ -49,7 +62,7 @@ def backoff(attempt: int) -> float:
     return float(min(MAX_DELAY, FIRST_DELAY * 2.0 ** max(0, attempt - 1)))
 
 
-async def stay_joined(source: LiveKitSource, stop: asyncio.Event, *, give_up_after: float | None) -> Outcome:
+async def stay_joined(source: Rejoinable, stop: asyncio.Event, *, give_up_after: float | None) -> Outcome:
     """Join and rejoin ``source`` until ``stop`` is set or the room stays out of reach too long."""
     joined = False
     attempt = 0
@@ -89,4 +102,4 @@ async def stay_joined(source: LiveKitSource, stop: asyncio.Event, *, give_up_aft
     return Outcome(True, joined)
 
 
-__all__ = ["Outcome", "backoff", "retryable", "stay_joined"]
+__all__ = ["Outcome", "Rejoinable", "backoff", "retryable", "stay_joined"]

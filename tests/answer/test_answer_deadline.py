@@ -12,7 +12,7 @@ from inspector.answer import rules
 from inspector.answer.engine import AutoResponder, FakeScheduler
 from inspector.live.hub_peers import HubBridge, PeerError
 from inspector.live.hub_server import HubServer
-from inspector.live.hub_session import HubSession
+from inspector.live.hub_session import prepare_hub
 from inspector.live.session import LiveOptions
 from inspector.model import Call, FakeClock
 
@@ -92,7 +92,7 @@ async def test_the_hub_assistant_logs_the_skip_where_the_user_looks_and_sends_no
         tool_timeout=0.3,
         no_record=True,
     )
-    session = HubSession.prepare(options, env={})
+    session = prepare_hub(options, env={})
     session.source.heartbeat_every = 0.05
     await session.source.start()
     bridge = await HubBridge(server.url, timeout=0.3).start()

@@ -18,7 +18,7 @@ from inspector.live.errors import SetupError, check_url, explain, preflight
 from inspector.live.logs import Redact
 from inspector.live.printer import Printer
 from inspector.live.runner import run
-from inspector.live.session import LiveOptions, LiveSession
+from inspector.live.session import LiveOptions, prepare_room
 from inspector.model import CallStore, FakeClock, Message
 
 SECRET = "test-secret-0123456789-0123456789-abcdef"
@@ -107,21 +107,21 @@ def test_session_checks_rules_and_grants_before_connecting(tmp_path, monkeypatch
     rules = tmp_path / "rules.toml"
     rules.write_text('[[rule]]\ntool = "*"\nerror = "unknown_tool"\n')
     with pytest.raises(SetupError, match="drop --no-answer"):
-        LiveSession.prepare(LiveOptions(room="r", answer=False, answer_rules=str(rules), no_record=True))
+        prepare_room(LiveOptions(room="r", answer=False, answer_rules=str(rules), no_record=True))
     token = creds.mint("devkey", SECRET, identity="x", room="r", hidden=True, can_publish_data=False)
     with pytest.raises(SetupError, match="canPublishData is false"):
-        LiveSession.prepare(LiveOptions(token=token, answer_rules=str(rules), no_record=True))
-    session = LiveSession.prepare(
+        prepare_room(LiveOptions(token=token, answer_rules=str(rules), no_record=True))
+    session = prepare_room(
         LiveOptions(room="r", answer_rules=str(rules), no_ui=True, record=str(tmp_path / "rec.jsonl"))
     )
     try:
         assert session.source.can_answer and session.engine is not None
-        assert session.options.recording_path == str(tmp_path / "rec.jsonl")
+        assert session.recording_path == str(tmp_path / "rec.jsonl")
         header = json.loads((tmp_path / "rec.jsonl").read_text().splitlines()[0])
         assert header["room"] == "r" and header["url"] == "ws://127.0.0.1:7880"
     finally:
         session.close()
-    observer = LiveSession.prepare(LiveOptions(room="r", no_ui=True, no_record=True))
+    observer = prepare_room(LiveOptions(room="r", no_ui=True, no_record=True))
     assert not observer.source.can_answer and observer.engine is None and observer.writer is None
 
 
