@@ -116,6 +116,42 @@ def _recording_records() -> list[tuple[str, dict]]:
     return out
 
 
+def _otlp_attrs(**pairs: Any) -> list[dict[str, Any]]:
+    return [{"key": k.replace("__", "."), "value": {"stringValue": v}} for k, v in pairs.items()]
+
+
+def _otlp_records() -> list[tuple[str, dict]]:
+    """One OTLP JSON line per record: k1 an execute_tool span, k2 Codex decision and result events, k3 a
+    Claude Code tool_result event alone."""
+    span = {
+        "traceId": "5b8efff798038103d269b633813fc60c",
+        "spanId": "a000000000000001",
+        "name": "execute_tool get_weather",
+        "kind": 1,
+        "startTimeUnixNano": "1764000000100000000",
+        "endTimeUnixNano": "1764000000900000000",
+        "attributes": _otlp_attrs(
+            gen_ai__operation__name="execute_tool",
+            gen_ai__tool__name="get_weather",
+            gen_ai__tool__call__id="k1",
+        ),
+        "status": {},
+    }
+    resource = {"attributes": _otlp_attrs(service__name="agent")}
+
+    def logs(name: str, **attrs: str) -> dict:
+        record = {"timeUnixNano": "1764000001000000000", "body": {"stringValue": name}}
+        record["attributes"] = _otlp_attrs(event__name=name, **attrs)
+        return {"resourceLogs": [{"resource": resource, "scopeLogs": [{"logRecords": [record]}]}]}
+
+    return [
+        ("k1", {"resourceSpans": [{"resource": resource, "scopeSpans": [{"spans": [span]}]}]}),
+        ("k2", logs("codex.tool_decision", tool_name="shell", call_id="k2", decision="approved")),
+        ("k2", logs("codex.tool_result", tool_name="shell", call_id="k2", success="true", duration_ms="5")),
+        ("k3", logs("claude_code.tool_result", tool_name="Read", tool_use_id="k3", success="true")),
+    ]
+
+
 RECORDING_HEADER = {"format": "inspector-recording", "version": 1, "created": "2026-11-01T10:00:00+00:00"}
 
 # format name -> (file suffix, records of good calls, how to write them)
@@ -240,6 +276,7 @@ BASES: dict[str, tuple[str, Callable[[], list[tuple[str, dict]]], Writer]] = {
     "codex": (".jsonl", _codex_records, _jsonl),
     "gemini": (".jsonl", _gemini_records, _gemini_lines),
     "gemini-json": (".json", _gemini_records, _gemini_document),
+    "otlp": (".jsonl", _otlp_records, _jsonl),
 }
 FORCED = {
     "alicia-json": "alicia",
