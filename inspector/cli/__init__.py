@@ -19,6 +19,7 @@ COMMAND_MODULES = {
     "room": "room_cmd",
     "demo": "live_cmd",
     "export-otlp": "otlp_cmd",
+    "otlp-listen": "otlp_cmd",
 }
 
 

@@ -1,5 +1,6 @@
 """OpenTelemetry commands: ``export-otlp`` sends the calls of session files to an OTLP/HTTP endpoint as
-GenAI spans (the span-building lives in :mod:`inspector.live.otlp_out`)."""
+GenAI spans (the span-building lives in :mod:`inspector.live.otlp_out`); ``otlp-listen`` receives what
+agents send over OTLP/HTTP and shows their tool calls live (:mod:`inspector.sources.otlp_receiver`)."""
 
 from __future__ import annotations
 
@@ -35,6 +36,35 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--timeout", type=float, default=10.0, help="seconds to wait for the endpoint (default 10)"
     )
     export.set_defaults(handler=run_export)
+
+    listen = sub.add_parser(
+        "otlp-listen",
+        help="an OTLP/HTTP receiver: agents' telemetry (OTEL_EXPORTER_OTLP_ENDPOINT) shown as tool calls live",
+        description=(
+            "Receives OTLP/HTTP on /v1/traces and /v1/logs (protobuf or JSON) and shows the tool calls in "
+            "it: point an agent at it with OTEL_EXPORTER_OTLP_ENDPOINT=http://127.0.0.1:4318 "
+            "(and OTEL_EXPORTER_OTLP_PROTOCOL=http/protobuf or http/json). Protobuf needs the otlp extra."
+        ),
+    )
+    listen.add_argument(
+        "--port", type=int, default=4318, help="port to listen on (default 4318; 0: any free)"
+    )
+    listen.add_argument(
+        "--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)"
+    )
+    listen.add_argument(
+        "--max-body",
+        type=int,
+        default=None,
+        metavar="BYTES",
+        help="refuse larger request bodies (default 16 MiB)",
+    )
+    listen.add_argument(
+        "--record", metavar="PATH", help="append every body received to PATH, as OTLP JSON lines"
+    )
+    listen.add_argument("--no-ui", action="store_true", help="print calls as they come instead of the UI")
+    listen.add_argument("--json", action="store_true", help="with --no-ui: one JSON object per event")
+    listen.set_defaults(handler=run_listen)
 
 
 def add_content_options(parser: argparse.ArgumentParser) -> None:
@@ -94,4 +124,65 @@ def run_export(args: argparse.Namespace) -> int:
     if malformed:
         print(f"inspector: {malformed} malformed record(s) left out", file=sys.stderr)
         return EXIT_MALFORMED
+    return EXIT_OK
+
+
+def run_listen(args: argparse.Namespace) -> int:
+    from inspector.model import CallStore
+    from inspector.sources.otlp_receiver import MAX_BODY, OtlpSource
+    from inspector.textsafe import one_line
+
+    record = None
+    if args.record:
+        try:
+            record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - held for the session
+        except OSError as exc:
+            print(
+                f"inspector: cannot record to {one_line(args.record, 200)}: {exc.strerror or exc}",
+                file=sys.stderr,
+            )
+            return EXIT_UNUSABLE
+    store = CallStore()
+    source = OtlpSource(
+        store, host=args.host, port=args.port, max_body=args.max_body or MAX_BODY, record=record
+    )
+    try:
+        source.bind()
+    except (OSError, OverflowError) as exc:
+        reason = getattr(exc, "strerror", None) or exc
+        print(
+            f"inspector: cannot listen on {one_line(args.host, 100)}:{args.port}: {reason}", file=sys.stderr
+        )
+        return EXIT_UNUSABLE
+    try:
+        if args.no_ui:
+            return _listen_headless(source, store, as_json=args.json)
+        from inspector.ui.app import run_live
+
+        return run_live(source, store)
+    finally:
+        if record is not None:
+            record.close()
+
+
+def _listen_headless(source, store, *, as_json: bool) -> int:  # type: ignore[no-untyped-def]
+    import asyncio
+    import signal
+
+    from inspector.live.printer import Printer
+
+    async def main() -> None:
+        loop = asyncio.get_running_loop()
+        stop = asyncio.Event()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        Printer(store, sys.stdout, as_json=as_json).attach(loop)
+        await source.start()
+        print(f"listening on {source.url} (OTLP/HTTP: /v1/traces, /v1/logs)", file=sys.stderr, flush=True)
+        await stop.wait()
+        await source.stop()
+
+    asyncio.run(main())
+    sys.stdout.flush()
+    print(f"stopped: {store.call_count} call(s) from {source.requests} request(s)", file=sys.stderr)
     return EXIT_OK
