@@ -178,7 +178,7 @@ def _apply_keys(config: Config, table: Any, where: str) -> list[str]:
             warnings.append(f'{where}: keys.{action}: must be a string like "ctrl+f,/"; ignored')
             continue
         keys = [k.strip() for k in value.split(",")]
-        bad = [k for k in keys if not k or not _KEY_NAME.match(k)]
+        bad = [k for k in keys if not k or not _KEY_NAME.match(k) or not k.isprintable()]  # no ESC, no BEL
         if bad or not keys:
             warnings.append(f"{where}: keys.{action}: {value!r} is not a comma-separated key list; ignored")
             continue

@@ -24,6 +24,7 @@ import msgpack
 
 from inspector.model import Call, Executor
 from inspector.protocols import alicia
+from inspector.textsafe import one_line
 
 STANDARD_ERROR_CODES: tuple[str, ...] = ("unknown_tool", "invalid_parameters", "execution_error", "timeout")
 CUSTOM = "custom"
@@ -132,7 +133,12 @@ def time_left(call: Call, now: float) -> float | None:
 
 
 def time_left_text(call: Call, now: float) -> str:
-    """``"4.2 s left"``, ``"overdue by 3.1 s"`` or ``"no deadline"``."""
+    """``"4.2 s left"``, ``"overdue by 3.1 s"``, ``"no deadline"``, or ``"answered by X"`` once a result
+    came (the countdown stops there: it kept counting after the peer had answered)."""
+    if call.answered:
+        first = call.result
+        who = (first.answered_by or first.sender or "") if first is not None else ""
+        return f"answered by {one_line(who, 40)}" if who else "answered"
     left = call.remaining(now)
     if left is None:
         return "no deadline"

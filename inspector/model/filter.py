@@ -75,12 +75,13 @@ def clear_cache() -> None:
 
 
 def _lower(value: str) -> str:
-    """Lowercase a short, often repeated string (tool names, groups) through a small cache."""
+    """Case-fold a short, often repeated string (tool names, groups) through a small cache (every compare
+    of the filter folds both sides with ``str.casefold``: "İ", "ß" and "ﬁ" match as typed)."""
     low = _LOWER.get(value)
     if low is None:
         if len(_LOWER) > 10_000:
             _LOWER.clear()
-        low = _LOWER[value] = value.lower()
+        low = _LOWER[value] = value.casefold()
     return low
 
 
@@ -109,7 +110,7 @@ def haystack(item: object) -> str:
     hit = _HAY.get(key)
     if hit is not None and hit[0] is item and hit[1] == version:
         return hit[2]
-    text = "\x00".join(_haystack_parts(item)).lower()
+    text = "\x00".join(_haystack_parts(item)).casefold()
     if len(_HAY) >= _HAY_LIMIT:
         _HAY.clear()
     _HAY[key] = (item, version, text)  # the item is kept alive, so its id cannot be reused meanwhile
@@ -160,7 +161,7 @@ def _state_test(word: str) -> Predicate:
 
 
 def _tool_test(pattern: str) -> Predicate:
-    low = pattern.lower()
+    low = pattern.casefold()
     if not _GLOB_CHARS.search(low):
         return lambda item, now: _lower(_tool_of(item)) == low
     match = re.compile(fnmatch.translate(low)).match
@@ -194,7 +195,7 @@ def _also_in(item: object) -> str | None:
 
 
 def _group_test(value: str) -> Predicate:
-    low = value.lower()
+    low = value.casefold()
     if _GLOB_CHARS.search(low):
         match = re.compile(fnmatch.translate(low)).match
 
@@ -216,12 +217,14 @@ def _group_test(value: str) -> Predicate:
 
 
 def _id_test(prefix: str) -> Predicate:
-    low = prefix.lower()
+    low = prefix.casefold()
     size = len(low)
 
     def by_id(item: object, now: float | None) -> bool:
+        # the id's first ``size`` characters fold to at least ``size`` (casefold never shortens): "İ"
+        # folds to two, so comparing slices of equal length missed an id starting with it
         if isinstance(item, (Call, OrphanResult)):
-            return item.call_id[:size].lower() == low
+            return item.call_id[:size].casefold().startswith(low)
         return False
 
     return by_id
@@ -232,13 +235,13 @@ def _exec_test(executor: Executor) -> Predicate:
 
 
 def _text_test(needle: str, payloads: Payloads | None) -> Predicate:
-    low = needle.lower()
+    low = needle.casefold()
     deep = deep_test((low,), "any", payloads)
     return lambda item, now: low in haystack(item) or deep(item)
 
 
 def _payload_test(field: str, values: tuple[str, ...], payloads: Payloads | None) -> Predicate:
-    lows = tuple(value.lower() for value in values)
+    lows = tuple(value.casefold() for value in values)
     deep = deep_test(lows, field, payloads)
     if field != "error":
         return lambda item, now: deep(item)
@@ -251,7 +254,7 @@ def _payload_test(field: str, values: tuple[str, ...], payloads: Payloads | None
             if isinstance(item, OrphanResult)
             else []
         )
-        said = "\x00".join(f"{r.error_code or ''}\x00{r.error_message or ''}" for r in results).lower()
+        said = "\x00".join(f"{r.error_code or ''}\x00{r.error_message or ''}" for r in results).casefold()
         return any(low in said for low in lows) or deep(item)
 
     return in_error
@@ -348,7 +351,7 @@ def _compile(token: Token, payloads: Payloads | None = None) -> Term:
     if field == "state":
         words = []
         for value in values:
-            word = STATE_ALIASES.get(value.lower())
+            word = STATE_ALIASES.get(value.casefold())
             if word is None:
                 raise FilterError(
                     f"unknown state '{value}' (try pending, overdue, succeeded, failed, timed_out, "
@@ -363,7 +366,7 @@ def _compile(token: Token, payloads: Payloads | None = None) -> Term:
         tests = []
         for value in values:
             try:
-                executor = Executor(value.lower())
+                executor = Executor(value.casefold())
             except ValueError:
                 raise FilterError(
                     f"exec: takes server, client or either, not '{value}'", token.value_start, token.end

@@ -44,7 +44,7 @@ def flatten(value: Any, budget: int = TEXT_BUDGET) -> str:
             continue
         parts.append(text[: budget - size])
         size += len(text)
-    return "\n".join(parts).lower()
+    return "\n".join(parts).casefold()
 
 
 def result_value(result: Result) -> list[Any]:

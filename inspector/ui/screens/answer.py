@@ -178,9 +178,8 @@ class AnswerScreen(ModalScreen[Any]):
         head.append(f"  id {one_line(call.call_id, 60)}  ", "dim")
         executor = call.request.executor.value if call.request.executor else "no execution"
         head.append(executor + "  ")
-        head.append(
-            compose.time_left_text(call, now), "bold yellow" if (call.remaining(now) or 1) > 0 else "bold red"
-        )
+        late = not call.answered and (call.remaining(now) or 1) <= 0
+        head.append(compose.time_left_text(call, now), "bold red" if late else "bold yellow")
         head.append("\n" + one_line(call.request.summary, 200), "dim")
         self.query_one("#answer-head", Static).update(head)
 

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Static
 
+from inspector.textsafe import one_line
 from inspector.ui import keys
 
 KEY_NAMES = {
@@ -37,8 +38,10 @@ INTRO = (
 
 
 def key_label(keys_text: str) -> str:
-    """``j,down`` -> ``j / down``; Textual key names shown as the characters they stand for."""
-    return " / ".join(KEY_NAMES.get(k.strip(), k.strip()) for k in keys_text.split(",") if k.strip())
+    """``j,down`` -> ``j / down``; Textual key names shown as the characters they stand for (cleaned:
+    a name from the config holding ESC or BEL shows its stand-in, never acts on the terminal)."""
+    names = (KEY_NAMES.get(k.strip(), k.strip()) for k in keys_text.split(",") if k.strip())
+    return one_line(" / ".join(names), 200)
 
 
 def bindings_table(overrides: dict[str, str]) -> Table:
