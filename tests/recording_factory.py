@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import base64
 from pathlib import Path
 
 from inspector.protocols import alicia, recording
@@ -46,4 +47,41 @@ def unanswered_recording(path: Path) -> Path:
             ),
             ts=START + 5.2,
         )
+    return path
+
+
+def big_recording(path: Path, records: int, *, step: float = 0.01) -> Path:
+    """A recording of ``records`` packets (requests and their results, alternating, ``step`` s apart),
+    written as the real writer writes each line but through one buffered file (a million lines in
+    seconds, not one flush each)."""
+    with path.open("wb") as fh:
+        fh.write(recording._encode_line({"format": recording.FORMAT_ID, "version": recording.VERSION}))
+        for index in range(records):
+            call = f"c{index // 2}"
+            if index % 2 == 0:
+                data = alicia.encode_envelope(
+                    type_=6,
+                    body={
+                        "id": call,
+                        "toolName": f"tool_{index % 7}",
+                        "execution": "server",
+                        "parameters": {"n": index},
+                    },
+                    conversation_id="c",
+                    stanza_id=-1 - index,
+                )
+            else:
+                data = alicia.encode_tool_result(
+                    conversation_id="c", stanza_id=index, call_id=call, success=True, result={"n": index}
+                )
+            line = {
+                "t": START + index * step,
+                "dir": "in",
+                "participant": "agent",
+                "topic": "",
+                "reliable": True,
+                "raw": base64.b64encode(data).decode("ascii"),
+                "decoded": alicia.unpack(data),
+            }
+            fh.write(recording._encode_line(line))
     return path

@@ -148,6 +148,7 @@ class Position:
     time: float
     start: float
     end: float
+    complete: bool = True
 
     @property
     def fraction(self) -> float:
@@ -186,19 +187,6 @@ def timeline(events: Sequence[Event], untimed_step: float = 0.5) -> list[float]:
     return times
 
 
-def _message_starts(events: Sequence[Event]) -> list[int]:
-    """Indices where a message begins: consecutive events decoded from one record form one message."""
-    starts: list[int] = []
-    last_key: tuple[str, str] | None = None
-    for index, event in enumerate(events):
-        raw = getattr(event, "raw", None)
-        key = (raw.source, raw.where) if raw is not None and raw.where else None
-        if key is None or key != last_key:
-            starts.append(index)
-        last_key = key
-    return starts
-
-
 class Replayer:
     """Plays a recorded list of events against a ReplayClock (see the module docstring for use).
 
@@ -214,15 +202,73 @@ class Replayer:
         *,
         speed: float | str = 1.0,
         untimed_step: float = 0.5,
+        complete: bool = True,
     ) -> None:
-        self.events: tuple[Event, ...] = tuple(events)
-        self.times = timeline(self.events, untimed_step)
-        self._starts = _message_starts(self.events) + [len(self.events)]
-        self.start = self.times[0] if self.times else 0.0
-        self.end = self.times[-1] if self.times else self.start
+        self.events: list[Event] = []
+        self.times: list[float] = []
+        self._starts: list[int] = []
+        self._last_key: tuple[str, str] | None = None
+        self._untimed_step = untimed_step
+        self._timed = False
+        self.complete = False
+        self.start = 0.0
+        self.end = 0.0
         self.clock = ReplayClock(self.start, wall, speed=speed, limit=self.end)
         self._wall = wall
         self.index = 0
+        self.extend(events)
+        self.complete = complete
+
+    # -- streaming ---------------------------------------------------------------------------
+    def extend(self, events: Sequence[Event]) -> None:
+        """Add events read later (a recording streamed while it plays): the replay runs on what it has.
+
+        Their times continue the timeline (never before the last one). Until :meth:`finish` is called
+        the replay is not finished when it has delivered everything it has: it waits for more.
+        """
+        if not events:
+            return
+        stamps = [_event_ts(event) for event in events]
+        if not self._timed:
+            first = next((ts for ts in stamps if ts is not None), None)
+            if first is not None and self.index == 0:
+                # the untimed events so far take the first time, as they would in the whole file
+                self._timed = True
+                self.times = [first] * len(self.times)
+                self._restart(first)
+        if self._timed:
+            previous = self.times[-1] if self.times else next(ts for ts in stamps if ts is not None)
+            times = self.times
+            for ts in stamps:
+                previous = previous if ts is None or ts < previous else ts
+                times.append(previous)
+        else:
+            base = len(self.times)
+            self.times.extend((base + i) * self._untimed_step for i in range(len(events)))
+        base = len(self.events)
+        starts = self._starts
+        last_key = self._last_key
+        for offset, event in enumerate(events):
+            raw = getattr(event, "raw", None)
+            key = (raw.source, raw.where) if raw is not None and raw.where else None
+            if key is None or key != last_key:
+                starts.append(base + offset)
+            last_key = key
+        self._last_key = last_key
+        self.events.extend(events)
+        if base == 0:
+            self._restart(self.times[0])
+        self.end = self.times[-1]
+        self.clock.limit = self.end
+
+    def _restart(self, start: float) -> None:
+        self.start = start
+        if self.index == 0:
+            self.clock.jump(start)
+
+    def finish(self) -> None:
+        """Every event has been added (see :meth:`extend`)."""
+        self.complete = True
 
     # -- state -------------------------------------------------------------------------------
     @property
@@ -239,12 +285,12 @@ class Replayer:
 
     @property
     def finished(self) -> bool:
-        """Every event has been delivered."""
-        return self.index >= self.total
+        """Every event has been delivered (and no more are coming)."""
+        return self.complete and self.index >= self.total
 
     @property
     def position(self) -> Position:
-        return Position(self.index, self.total, self.clock.now(), self.start, self.end)
+        return Position(self.index, self.total, self.clock.now(), self.start, self.end, self.complete)
 
     # -- transport ---------------------------------------------------------------------------
     def play(self) -> ReplayUpdate:
@@ -280,8 +326,9 @@ class Replayer:
         return self.speed
 
     # -- delivery ----------------------------------------------------------------------------
-    def due(self, now_wall: float | None = None) -> list[Event]:
-        """The events whose replay time has come since the last call (none while paused).
+    def due(self, now_wall: float | None = None, limit: int | None = None) -> list[Event]:
+        """The events whose replay time has come since the last call (none while paused), at most
+        ``limit`` of them (the rest come at the next call: a UI keeps its turn at instant speed).
 
         At the end the replay pauses itself, with its clock on the last event's time.
         """
@@ -290,7 +337,9 @@ class Replayer:
         now_wall = self._wall() if now_wall is None else now_wall
         replay_now = self.clock.now_at(now_wall)
         stop = bisect.bisect_right(self.times, replay_now, lo=self.index)
-        batch = list(self.events[self.index : stop])
+        if limit is not None:
+            stop = min(stop, self.index + max(1, limit))
+        batch = self.events[self.index : stop]
         self.index = max(self.index, stop)
         if self.finished:
             self.clock.jump(self.end, now_wall)
@@ -299,7 +348,7 @@ class Replayer:
 
     def next_due_in(self, now_wall: float | None = None) -> float | None:
         """Wall seconds until the next event is due (0 if already), None while paused or finished."""
-        if not self.clock.playing or self.finished:
+        if not self.clock.playing or self.index >= self.total:
             return None
         if math.isinf(self.speed):
             return 0.0
@@ -309,14 +358,14 @@ class Replayer:
 
     def events_until(self, index: int) -> list[Event]:
         """The first ``index`` events (clamped): what a rebuilt store must ingest to stand at ``index``."""
-        return list(self.events[: max(0, min(index, self.total))])
+        return self.events[: max(0, min(index, self.total))]
 
     # -- stepping and seeking ----------------------------------------------------------------
     def step_next(self) -> ReplayUpdate:
         """Pause and deliver the next message."""
         self.pause()
         after = bisect.bisect_right(self._starts, self.index)
-        target = self._starts[after] if after < len(self._starts) else self.total
+        target = self._starts[after] if after < len(self._starts) else self.total  # past the last start
         return self.seek(target)
 
     def step_prev(self) -> ReplayUpdate:
@@ -345,5 +394,5 @@ class Replayer:
         self.index = index
         self.clock.jump(moment)
         if index >= previous:
-            return ReplayUpdate(list(self.events[previous:index]), reset=False)
+            return ReplayUpdate(self.events[previous:index], reset=False)
         return ReplayUpdate(self.events_until(index), reset=True)

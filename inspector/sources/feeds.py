@@ -3,7 +3,7 @@
 The live room (and the demo, which is a live room with a scripted agent in it) is a
 :class:`~inspector.sources.base.PacketSource`; a store handed over in memory is a :class:`StoreSource`.
 :func:`feed_for` picks the source for what was asked. None of these import Textual: the UI runs their
-blocking parts (``FileSource.load``, ``ReplaySource.read``) in a worker thread and their async parts
+blocking parts (``FileSource.load``, ``ReplaySource.stream``) in a worker thread and their async parts
 (``FileSource.follow``, ``Source.run``) on its loop.
 """
 
@@ -12,13 +12,13 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 
 from inspector.model import CallStore
 from inspector.model.clock import Clock, EndOfRecording
 from inspector.model.events import Event
 from inspector.sources.base import Source
-from inspector.sources.files import Opened, Progress, keep_payloads_for, read_all, read_into
+from inspector.sources.files import Opened, Progress, keep_payloads_for, read_all, read_into, read_stream
 from inspector.sources.replaying import ReplayControl
 from inspector.sources.session import FileSummary
 from inspector.sources.tail import FileTail, follow, supports_follow
@@ -239,12 +239,25 @@ class ReplaySource(Source):
         """Every event of the files in time order, and their namespaces (blocking: run it in a thread)."""
         return read_all(self.opened)
 
+    def stream(self, cancelled: Callable[[], bool]) -> Iterator[tuple[list[Event], dict[int, str]]]:
+        """The events in batches as they are read (blocking: run it in a thread); the replay starts with
+        the first batch (:meth:`prepare` with ``complete=False``) and takes the others as they come."""
+        return read_stream(self.opened, cancelled=cancelled)
+
     def prepare(
-        self, events: list[Event], namespaces: dict[int, str], wall: Callable[[], float]
+        self,
+        events: list[Event],
+        namespaces: dict[int, str],
+        wall: Callable[[], float],
+        *,
+        complete: bool = True,
     ) -> ReplayControl:
-        """The replay of ``events`` (from :meth:`read`), its store now this source's store."""
+        """The replay of ``events`` (from :meth:`read`, or the first batch of :meth:`stream` when not
+        ``complete``), its store now this source's store."""
         keep = keep_payloads_for(self.opened)
-        self.control = ReplayControl(events, namespaces, wall, speed=self.speed, keep_payloads=keep)
+        self.control = ReplayControl(
+            events, namespaces, wall, speed=self.speed, keep_payloads=keep, complete=complete
+        )
         self.store = self.control.store
         return self.control
 

@@ -194,6 +194,51 @@ def read_all(opened: list[Opened]) -> tuple[list[Event], dict[int, str]]:
     return [entry[2] for entry in tagged], {id(entry[2]): entry[3] for entry in tagged if entry[3]}
 
 
+FIRST_BATCH_EVENTS = 500
+"""A streamed replay hands over its first events as soon as it has this many (its first rows at once)."""
+
+
+def read_stream(
+    opened: list[Opened],
+    *,
+    cancelled: Callable[[], bool] = lambda: False,
+    clock: Callable[[], float] = time.monotonic,
+) -> Iterator[tuple[list[Event], dict[int, str]]]:
+    """The events of a replay in batches as they are read: the first batch as soon as it holds
+    FIRST_BATCH_EVENTS, then one every BATCH_SECONDS, so a replay plays while the rest is read.
+
+    One file is read in its own order as it goes (its recorded order). Several files are ordered by
+    time across files first (:func:`read_all`), then handed over in batches. Stops when ``cancelled()``.
+    """
+    if len(opened) != 1:
+        events, namespaces = read_all(opened)
+        for start in range(0, len(events), 50_000):
+            if cancelled():
+                return
+            part = events[start : start + 50_000]
+            yield part, {id(e): namespaces[id(e)] for e in part if id(e) in namespaces}
+        return
+    item = opened[0]
+    batch: list[Event] = []
+    first = True
+    next_report = clock() + BATCH_SECONDS
+    with _collector_paused():
+        for count, event in enumerate(_events(item, _readers(opened)[0]), 1):
+            batch.append(event)
+            if count & 63 and not (first and count == FIRST_BATCH_EVENTS):
+                continue
+            if cancelled():
+                return
+            now = clock()
+            if (first and count >= FIRST_BATCH_EVENTS) or now >= next_report:
+                first = False
+                next_report = now + BATCH_SECONDS
+                yield batch, {}
+                batch = []
+    if batch:
+        yield batch, {}
+
+
 def _fill_untimed(tagged: list[tuple[float, int, Event, str]]) -> None:
     """An event without a time sorts right after the previous event of its own file."""
     last: dict[str, float] = {}

@@ -9,6 +9,10 @@ from inspector.model.events import Event
 from inspector.model.replay import ReplayClock, Replayer, ReplayUpdate, speed_label
 from inspector.timefmt import clock_text
 
+PUMP_LIMIT = 5_000
+"""At most this many events are delivered by one pump: at instant speed a million-record recording is
+delivered a slice per tick, and keys are handled between slices."""
+
 
 class ReplayControl:
     """Drives ``store`` from recorded events; ``on_new_store`` is called when a rewind rebuilds it."""
@@ -21,8 +25,9 @@ class ReplayControl:
         *,
         speed: float = 1.0,
         keep_payloads: bool = True,
+        complete: bool = True,
     ) -> None:
-        self.replayer = Replayer(events, wall, speed=speed)
+        self.replayer = Replayer(events, wall, speed=speed, complete=complete)
         self.namespaces = namespaces
         self.keep_payloads = keep_payloads
         self.store = CallStore(clock=self.replayer.clock, keep_payloads=keep_payloads)
@@ -46,9 +51,19 @@ class ReplayControl:
         self._ingest(update.events)
         return False
 
+    def extend(self, events: list[Event], namespaces: dict[int, str]) -> None:
+        """More of a recording still being read (see :meth:`Replayer.extend`)."""
+        self.namespaces.update(namespaces)
+        self.replayer.extend(events)
+
+    def finish(self) -> None:
+        """The recording has been read to its end."""
+        self.replayer.finish()
+
     def pump(self) -> int:
-        """Deliver the events due now; returns how many."""
-        events = self.replayer.due()
+        """Deliver the events due now, at most PUMP_LIMIT of them (the rest at the next pump); returns
+        how many."""
+        events = self.replayer.due(limit=PUMP_LIMIT)
         self._ingest(events)
         return len(events)
 
@@ -67,11 +82,12 @@ class ReplayControl:
         return speed_label(speed)
 
     def describe(self) -> str:
-        """``▶ 2x 12/40 10:00:04`` for the status bar."""
+        """``▶ 2x 12/40 10:00:04`` for the status bar (``12/40+`` while the recording is still read)."""
         replayer = self.replayer
         position = replayer.position
         mark = "▶" if replayer.playing else "⏸"
+        more = "" if position.complete else "+"  # still reading the recording
         return (
-            f"{mark} {speed_label(replayer.speed)} {position.index}/{position.total} "
+            f"{mark} {speed_label(replayer.speed)} {position.index}/{position.total}{more} "
             f"{clock_text(position.time)}"
         )

@@ -250,9 +250,18 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="reading a replay")
     def _read_replay(self) -> None:
+        """Read the recording in batches: the replay plays the first one while the rest is read."""
         assert self.replaying is not None
-        events, namespaces = self.replaying.read()
-        self.post_message(ReplayReady(events, namespaces))
+        worker = get_current_worker()
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(interval, LOADING_SWITCH_INTERVAL))
+        try:
+            for events, namespaces in self.replaying.stream(lambda: worker.is_cancelled):
+                self.post_message(ReplayReady(events, namespaces))
+            if not worker.is_cancelled:
+                self.post_message(ReplayReady([], {}, done=True))
+        finally:
+            sys.setswitchinterval(interval)
 
     def on_load_progress(self, message: LoadProgress) -> None:
         progress = message.progress
@@ -281,10 +290,20 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self._update_status()
 
     def on_replay_ready(self, message: ReplayReady) -> None:
+        """A batch of the recording: the first starts the replay, the next ones extend it."""
         assert self.replaying is not None
-        control = self.replaying.prepare(message.events, message.namespaces, host_of(self).clock.now)
+        control = self.replaying.control
+        if control is not None:
+            control.extend(message.events, message.namespaces)
+            if message.done:
+                control.finish()
+            self._show_position()
+            return
+        control = self.replaying.prepare(
+            message.events, message.namespaces, host_of(self).clock.now, complete=message.done
+        )
         self.presenter.watch(control.store)
-        self.set_class(False, "-loading")
+        self.set_class(False, "-loading")  # the position bar says '+' while the rest is read
         control.play()
         self.set_interval(0.05, self._replay_pump, name="replay")
         self._update_status()

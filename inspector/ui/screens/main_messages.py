@@ -43,7 +43,10 @@ class SourceChanged(Message, bubble=False):
 
 
 class ReplayReady(Message, bubble=False):
-    def __init__(self, events: list[Event], namespaces: dict[int, str]) -> None:
+    """A batch of a recording read for a replay; ``done`` when the recording has been read to its end."""
+
+    def __init__(self, events: list[Event], namespaces: dict[int, str], *, done: bool = False) -> None:
         super().__init__()
         self.events = events
         self.namespaces = namespaces
+        self.done = done

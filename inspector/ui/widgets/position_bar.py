@@ -30,7 +30,15 @@ class PositionBar(Static):
         self._bar_width = 0
 
     def show(self, position: Position, playing: bool, speed: float) -> None:
-        state = (position.index, position.total, round(position.time, 1), playing, speed, self.size.width)
+        state = (
+            position.index,
+            position.total,
+            position.complete,
+            round(position.time, 1),
+            playing,
+            speed,
+            self.size.width,
+        )
         if state == self._state:
             return
         self._state = state
@@ -39,7 +47,7 @@ class PositionBar(Static):
     def _text(self, position: Position, playing: bool, speed: float) -> Text:
         label = self.get_component_rich_style("position-bar--label", partial=True)
         head = f"{'▶' if playing else '⏸'} {speed_label(speed):>7} "
-        tail = f" {position.index}/{position.total}  {clock_text(position.time)} → {clock_text(position.end)}"
+        tail = f" {position.index}/{position.total}{'' if position.complete else '+'}  {clock_text(position.time)} → {clock_text(position.end)}"
         width = max(10, self.size.width - len(head) - len(tail) - 1)
         done = round(position.fraction * width)
         self._bar_x, self._bar_width = len(head), width
