@@ -36,7 +36,7 @@ class CallsOut:
                 return
             sent, cut = export.clipboard_text(text)
             self.app.copy_to_clipboard(sent)
-            label = dict(export.COPY_CHOICES)[choice].lower().removeprefix("the ")
+            label = dict(export.COPY_CHOICES)[choice].lower().removeprefix("the ")  # not "the the"
             if cut:  # say so, as terminals that cap OSC 52 do not
                 self.app.notify(
                     f"Copied the first {len(sent):,} of {len(text):,} characters of the {label} "

@@ -104,6 +104,11 @@ async def test_copy_menu_copies_id_parameters_or_result():
         await pilot.pause()
         assert json.loads(app.clipboard) == {"temp": 21}
         assert any("Copied" in note for note in notes(app))
+        await pilot.press("y", "down", "down", "down", "enter")
+        await pilot.pause()
+        assert json.loads(app.clipboard)["id"] == "ok1"
+        said = [note for note in notes(app) if "whole call" in note]
+        assert said and said[-1].startswith("Copied the whole call (json)"), said
 
 
 async def test_export_writes_the_call_or_the_filtered_view(tmp_path):
