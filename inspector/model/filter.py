@@ -216,6 +216,32 @@ def _group_test(value: str) -> Predicate:
     return by_prefix
 
 
+def _tools_test(patterns: tuple[str, ...]) -> Predicate:
+    """One test for a list of tool names and globs: a set for the names, one regex for the globs (a
+    test per alternative cost a Python call per row and alternative)."""
+    lows = [pattern.casefold() for pattern in patterns]
+    names = frozenset(low for low in lows if not _GLOB_CHARS.search(low))
+    globs = [fnmatch.translate(low) for low in lows if _GLOB_CHARS.search(low)]
+    match = re.compile("|".join(globs)).match if globs else None
+
+    def by_tool(item: object, now: float | None) -> bool:
+        tool = _lower(_tool_of(item))
+        return tool in names or (match is not None and match(tool) is not None)
+
+    return by_tool
+
+
+def _ids_test(prefixes: tuple[str, ...]) -> Predicate:
+    """One test for a list of id prefixes (``str.startswith`` takes them all at once)."""
+    lows = tuple(prefix.casefold() for prefix in prefixes)
+    size = max(len(low) for low in lows)
+
+    def by_ids(item: object, now: float | None) -> bool:
+        return isinstance(item, (Call, OrphanResult)) and item.call_id[:size].casefold().startswith(lows)
+
+    return by_ids
+
+
 def _id_test(prefix: str) -> Predicate:
     low = prefix.casefold()
     size = len(low)
@@ -376,6 +402,10 @@ def _compile(token: Token, payloads: Payloads | None = None) -> Term:
         tests = [_payload_test(field, values, payloads)]
     elif field == "text":
         tests = [_text_test(value, payloads) for value in values]
+    elif field == "tool" and len(values) > 1:
+        tests = [_tools_test(values)]
+    elif field == "id" and len(values) > 1:
+        tests = [_ids_test(values)]
     else:
         make = {"tool": _tool_test, "id": _id_test, "group": _group_test}[field]
         tests = [make(value) for value in values]
