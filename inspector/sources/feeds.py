@@ -70,10 +70,14 @@ class FileSource(Source):
         return EndOfRecording(lambda: store.last_ts, wall)
 
     def load(
-        self, progress: Callable[[Progress], None], cancelled: Callable[[], bool] = lambda: False
+        self,
+        progress: Callable[[Progress], None],
+        cancelled: Callable[[], bool] = lambda: False,
+        *,
+        breathe: float = 0.0,
     ) -> list[FileSummary]:
-        """Read every file into the store (blocking: run it in a thread)."""
-        return read_into(self.store, self.opened, progress=progress, cancelled=cancelled)
+        """Read every file into the store (blocking: run it in a thread; ``breathe``: see read_into)."""
+        return read_into(self.store, self.opened, progress=progress, cancelled=cancelled, breathe=breathe)
 
     def followable(self) -> tuple[list[Opened], list[str]]:
         """The files that can be followed, and the names of the formats that cannot."""

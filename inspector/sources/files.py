@@ -132,13 +132,16 @@ def read_into(
     progress: Callable[[Progress], None] | None = None,
     cancelled: Callable[[], bool] = lambda: False,
     clock: Callable[[], float] = time.monotonic,
+    breathe: float = 0.0,
 ) -> list[FileSummary]:
     """Thread every file's events into ``store``, calling ``progress`` at most every BATCH_SECONDS.
 
-    Stops early (returning what was read) when ``cancelled()`` turns true.
+    Stops early (returning what was read) when ``cancelled()`` turns true. ``breathe`` > 0: read in
+    slices of about that many seconds and let the other threads run between them (a thread that reads
+    behind a UI: the UI's loop, woken, waits for the interpreter lock until the reader lets it go).
     """
     with _collector_paused():
-        return _read_into(store, opened, progress, cancelled, clock)
+        return _read_into(store, opened, progress, cancelled, clock, breathe)
 
 
 def _read_into(
@@ -147,12 +150,14 @@ def _read_into(
     progress: Callable[[Progress], None] | None,
     cancelled: Callable[[], bool],
     clock: Callable[[], float],
+    breathe: float,
 ) -> list[FileSummary]:
     total = sum(o.size for o in opened) or 1
     infos = []
     done_before = 0
     events = 0
     next_report = clock() + BATCH_SECONDS
+    next_breath = clock() + breathe if breathe > 0 else float("inf")
     for item, reader in zip(opened, _readers(opened, store.keep_payloads), strict=True):
         info = FileSummary(path=item.path, format=item.fmt.name, label=os.path.basename(item.path))
         infos.append(info)
@@ -172,6 +177,9 @@ def _read_into(
                 if now >= next_report and progress is not None:
                     next_report = now + BATCH_SECONDS
                     progress(Progress(done_before + reached, total, events + info.events))
+                if now >= next_breath:
+                    time.sleep(0)  # lets the interpreter lock go: a thread waiting for it takes it now
+                    next_breath = clock() + breathe
         item.reached = reached
         events += info.events
         done_before += item.size

@@ -86,6 +86,41 @@ def test_read_into_reports_progress_in_time_boxed_batches(tmp_path):
     assert store.call_count > 5
 
 
+def test_read_into_lets_other_threads_run_between_slices_without_touching_the_switch_interval(
+    tmp_path, monkeypatch
+):
+    """The app's load (breathe > 0) gives the interpreter lock up between slices of reading, so the UI's
+    loop is not kept waiting; the process's switch interval, which every thread shares, stays as it was."""
+    import sys
+    import time
+
+    from inspector.protocols import recording
+
+    path = tmp_path / "demo.jsonl"
+    lines = DEMO.read_text().splitlines(keepends=True)
+    path.write_text(lines[0] + "".join(lines[1:]) * 20)
+    interval = sys.getswitchinterval()
+    slept: list[float] = []
+    real_sleep = time.sleep
+
+    def sleep(seconds: float) -> None:
+        slept.append(seconds)
+        assert sys.getswitchinterval() == interval
+        real_sleep(seconds)
+
+    monkeypatch.setattr(time, "sleep", sleep)
+    for breathe in (0.0, 0.005):
+        ticks = iter(i * 0.001 for i in range(10**6))
+        store = CallStore()
+        opened = [Opened(str(path), recording.FORMAT, "", path.stat().st_size)]
+        read_into(store, opened, clock=ticks.__next__, breathe=breathe)
+        assert store.call_count > 100
+        if not breathe:
+            assert slept == []  # a headless read (dump, stats) runs flat out
+    assert slept and set(slept) == {0}
+    assert sys.getswitchinterval() == interval
+
+
 async def test_follow_shows_lines_appended_to_the_file(tmp_path):
     path = tmp_path / "growing.jsonl"
     lines = DEMO.read_text().splitlines(keepends=True)

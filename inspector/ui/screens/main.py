@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import asyncio
-import sys
 import time
 
 from rich.text import Text
@@ -47,8 +46,8 @@ from inspector.ui.widgets.status_bar import StatusBar
 from inspector.ui.widgets.timeline import Timeline
 from inspector.ui.widgets.tool_panel import ToolFiguresPanel
 
-LOADING_SWITCH_INTERVAL = 0.0005
-"""The interpreter's thread switch interval while a file loads in a thread (seconds)."""
+LOAD_SLICE = 0.0005
+"""Seconds a file load reads before it lets the UI thread run (sources/files.py read_into)."""
 
 FILTER_HINT = (
     'filter: tool:web_* state:failed,timed_out exec:client param:x result:y error:z -id:ab "free text"'
@@ -235,15 +234,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def _load(self) -> None:
         worker = get_current_worker()
         assert self.files is not None
-        # The loader holds the GIL in 5 ms slices by default: every time the UI thread's event loop waits
-        # on its selector it queues behind one (a convoy), and the first screen can take seconds to come.
-        # Shorter slices while loading keep the UI responsive at a small cost in throughput.
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(interval, LOADING_SWITCH_INTERVAL))
-        try:
-            self.files.load(self._post_progress, lambda: worker.is_cancelled)
-        finally:
-            sys.setswitchinterval(interval)
+        # Left alone, the loader would hold the interpreter lock 5 ms at a time (the switch interval):
+        # each time the UI's loop wakes from its selector it would queue behind it (a convoy), and the first
+        # screen could take seconds. It reads in short slices and lets the lock go between them instead.
+        self.files.load(self._post_progress, lambda: worker.is_cancelled, breathe=LOAD_SLICE)
 
     def _post_progress(self, progress: Progress) -> None:
         self.post_message(LoadProgress(progress))
