@@ -117,7 +117,8 @@ class Row:
 
 def run_child(args: list[str], stdout: Any = subprocess.DEVNULL) -> tuple[float, int]:
     """CPU seconds (user + system) and peak RSS in bytes of one child process run to its end."""
-    child = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, env=child_env())
+    # run from the measured tree: ``python -m`` puts the working folder first on sys.path
+    child = subprocess.Popen(args, stdout=stdout, stderr=subprocess.PIPE, env=child_env(), cwd=TREE[0])
     assert child.stderr is not None
     errors = child.stderr.read()  # a command that hangs is stopped by the timeout of the caller (.ci/run)
     _, status, usage = os.wait4(child.pid, 0)
@@ -195,6 +196,7 @@ def child_json(args: list[str]) -> dict[str, Any]:
         capture_output=True,
         text=True,
         env=child_env(),
+        cwd=TREE[0],
         check=False,
         timeout=CHILD_TIMEOUT,
     )
