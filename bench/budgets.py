@@ -22,9 +22,9 @@ Every figure is a ratio of two measures taken here, interleaved, the best of sev
   a file under ``sources.files.BIG_FILES`` keeps its payloads): the app's RSS with BIG loaded, against the
   file's size.
 
-A budget has a goal (what the issue asked) and a failing line past it: the machines this runs on are shared
-(2 cores, others' work: ±30 % from run to run), so the line sits where a real regression (1.8x) fails and
-noise does not. The exit status is 1 when any ratio is past its failing line (0, measuring nothing, without
+A budget has a goal (what the issue asked) and a failing line past it (``MARGIN`` times the goal, or times
+where the budget still stands when the goal is not met yet: ``STANDS``): the machines this runs on are
+shared (2 cores, others' work), so the line sits where a real regression (1.8x) fails and noise does not. The exit status is 1 when any ratio is past its failing line (0, measuring nothing, without
 the corpus).
 """
 
@@ -51,7 +51,11 @@ sys.path.insert(0, str(BENCH))
 CORPUS = ROOT.parent / "shared" / "corpus"
 TREE = [ROOT]
 """The inspector tree measured (``--tree``: another checkout, to compare before and after in one run)."""
-MARGIN = 1.5
+MARGIN = {"quick": 1.5, "full": 1.35}
+"""The failing line is the goal (or where a budget stands) times this. CPU times of full runs moved by
+under ±10 % from run to run here (2 cores, others' work), wall times and --quick's small differences by
+up to ±30 %: the line sits where a real regression (1.8x; the full run fails the tree before issue 23's
+stats, 2.5x against 1.75x) fails and noise does not."""
 # Where a budget still stands above its goal (the ratio measured when this line was last moved, per
 # mode): its failing line is that level times MARGIN, so the check catches a change that loses more, and
 # the table still says the goal is not met. Lower a figure when a change wins the speed back; drop it
@@ -71,11 +75,11 @@ STANDS: dict[str, dict[str, float]] = {  # measured at the commit that added thi
         "stats": 1.8,
         "start-up": 1.45,
         "dump --json": 4.2,
-        "codex": 3.1,
-        "gemini": 3.1,
-        "gemini document": 5.2,
+        "codex": 3.3,
+        "gemini": 3.15,
+        "gemini document": 5.35,
         "app first rows": 1.6,
-        "app all calls": 2.9,
+        "app all calls": 3.0,
         "app RSS": 0.8,  # the app alone, with a tiny file, is 0.5x of a 100 MB file
     },
 }
@@ -103,7 +107,7 @@ class Row:
 
     @property
     def fail_at(self) -> float:
-        return max(self.goal, STANDS[MODE[0]].get(self.name, 0.0)) * MARGIN
+        return max(self.goal, STANDS[MODE[0]].get(self.name, 0.0)) * MARGIN[MODE[0]]
 
     @property
     def verdict(self) -> str:
