@@ -1,7 +1,9 @@
-"""Shared test configuration: where the shared corpus lives, and the factories on the path."""
+"""Shared test configuration: where the shared corpus lives, the factories on the path, and how many
+pytest-xdist workers ``-n auto`` (the addopts) starts."""
 
 from __future__ import annotations
 
+import os
 import sys
 from pathlib import Path
 
@@ -13,6 +15,18 @@ CORPUS = SHARED / "corpus"
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent / "live"))  # servers.py: the live tests' servers
+
+
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int | None:
+    """Workers for ``-n auto``: for the whole suite two more than the cores, for the tests named on the
+    command line as many as the cores. The long tests of the suite mostly wait (a room server down for
+    30 s, a killed participant timing out on the server): two more workers run other tests meanwhile.
+    ``PYTEST_XDIST_AUTO_NUM_WORKERS`` still decides when it is set."""
+    if os.environ.get("PYTEST_XDIST_AUTO_NUM_WORKERS"):
+        return None  # pytest-xdist's own hook reads it
+    cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+    whole_suite = config.args_source != pytest.Config.ArgsSource.ARGS
+    return cores + 2 if whole_suite else cores
 
 
 @pytest.fixture
