@@ -31,7 +31,9 @@ def browser_app(folder: Path, codex: Path | None = None, gemini: Path | None = N
 
 
 async def wait_for(pilot, condition) -> bool:
-    for _ in range(100):
+    """Until ``condition()`` holds, for at least 30 s (the corpus folder is read in a worker: on a busy
+    machine, with the suite's other workers beside it, 5 s was not always enough)."""
+    for _ in range(600):
         if condition():
             await pilot.pause()  # let the layout catch up before the screen is read
             return True
