@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from screen_text import screen_text
+from screen_text import screen_text, wait_for
 from ui_factories import SIZE, make_app
 
 from inspector.config import Config
@@ -203,7 +203,7 @@ async def test_t_cycles_themes_and_a_bad_theme_falls_back_with_a_notice(tmp_path
 async def test_keys_of_other_modes_stay_out_of_the_footer():
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await pilot.pause()
+        assert await wait_for(pilot, lambda: "Filter" in screen_text(app).splitlines()[-1])  # painted
         footer = screen_text(app).splitlines()[-1]
         assert "Filter" in footer and "Play/pause" not in footer and "Answer" not in footer
         assert "Follow" not in footer  # a store handed over in memory cannot be followed
