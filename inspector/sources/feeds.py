@@ -243,10 +243,13 @@ class ReplaySource(Source):
         """Every event of the files in time order, and their namespaces (blocking: run it in a thread)."""
         return read_all(self.opened)
 
-    def stream(self, cancelled: Callable[[], bool]) -> Iterator[tuple[list[Event], dict[int, str]]]:
+    def stream(
+        self, cancelled: Callable[[], bool], *, breathe: float = 0.0
+    ) -> Iterator[tuple[list[Event], dict[int, str]]]:
         """The events in batches as they are read (blocking: run it in a thread); the replay starts with
-        the first batch (:meth:`prepare` with ``complete=False``) and takes the others as they come."""
-        return read_stream(self.opened, cancelled=cancelled)
+        the first batch (:meth:`prepare` with ``complete=False``) and takes the others as they come.
+        ``breathe``: see :func:`~inspector.sources.files.read_into`."""
+        return read_stream(self.opened, cancelled=cancelled, breathe=breathe)
 
     def prepare(
         self,

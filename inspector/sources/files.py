@@ -211,12 +211,14 @@ def read_stream(
     *,
     cancelled: Callable[[], bool] = lambda: False,
     clock: Callable[[], float] = time.monotonic,
+    breathe: float = 0.0,
 ) -> Iterator[tuple[list[Event], dict[int, str]]]:
     """The events of a replay in batches as they are read: the first batch as soon as it holds
     FIRST_BATCH_EVENTS, then one every BATCH_SECONDS, so a replay plays while the rest is read.
 
     One file is read in its own order as it goes (its recorded order). Several files are ordered by
     time across files first (:func:`read_all`), then handed over in batches. Stops when ``cancelled()``.
+    ``breathe``: as :func:`read_into`'s (one file).
     """
     if len(opened) != 1:
         events, namespaces = read_all(opened)
@@ -230,6 +232,7 @@ def read_stream(
     batch: list[Event] = []
     first = True
     next_report = clock() + BATCH_SECONDS
+    next_breath = clock() + breathe if breathe > 0 else float("inf")
     with _collector_paused():
         for count, event in enumerate(_events(item, _readers(opened)[0]), 1):
             batch.append(event)
@@ -238,6 +241,9 @@ def read_stream(
             if cancelled():
                 return
             now = clock()
+            if now >= next_breath:
+                time.sleep(0)  # lets the interpreter lock go (see read_into)
+                next_breath = clock() + breathe
             if (first and count >= FIRST_BATCH_EVENTS) or now >= next_report:
                 first = False
                 next_report = now + BATCH_SECONDS

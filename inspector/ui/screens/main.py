@@ -247,15 +247,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         """Read the recording in batches: the replay plays the first one while the rest is read."""
         assert self.replaying is not None
         worker = get_current_worker()
-        interval = sys.getswitchinterval()
-        sys.setswitchinterval(min(interval, LOADING_SWITCH_INTERVAL))
-        try:
-            for events, namespaces in self.replaying.stream(lambda: worker.is_cancelled):
-                self.post_message(ReplayReady(events, namespaces))
-            if not worker.is_cancelled:
-                self.post_message(ReplayReady([], {}, done=True))
-        finally:
-            sys.setswitchinterval(interval)
+        for events, namespaces in self.replaying.stream(lambda: worker.is_cancelled, breathe=LOAD_SLICE):
+            self.post_message(ReplayReady(events, namespaces))
+        if not worker.is_cancelled:
+            self.post_message(ReplayReady([], {}, done=True))
 
     def on_load_progress(self, message: LoadProgress) -> None:
         progress = message.progress
