@@ -145,11 +145,16 @@ async def test_hub_setup_mistakes_exit_2_in_one_line(tmp_path):
     cases.append(
         (["--hub", "ws://127.0.0.1:9/x", "--as-assistant", "--tools", str(bad)], "'name' must be a non-empty")
     )
-    for args, words in cases:
+
+    async def refused(args: list[str]) -> tuple[int | None, str]:
         proc = await spawn(*args, "--no-ui", "--no-record")
-        _, err = await asyncio.wait_for(proc.communicate(), 20)
-        assert proc.returncode == 2, (args, err)
-        assert words in err.decode() and "Traceback" not in err.decode(), (args, err)
+        _, err = await asyncio.wait_for(proc.communicate(), 60)
+        return proc.returncode, err.decode()
+
+    outcomes = await asyncio.gather(*(refused(args) for args, _ in cases))  # the processes side by side
+    for (args, words), (code, err) in zip(cases, outcomes, strict=True):
+        assert code == 2, (args, err)
+        assert words in err and "Traceback" not in err, (args, err)
 
 
 async def run_demo(*args: str) -> tuple[int, list[dict], str]:

@@ -31,6 +31,10 @@ from inspector.sources.alicia_hub import HubSource
 
 HERE = Path(__file__).resolve().parent / "gohub"
 GOPATH = Path("/usr/share/gocode")
+
+# one pytest-xdist worker for the module: the Go hub is built once per module (gohub), spread over
+# workers it was built in each
+pytestmark = pytest.mark.xdist_group("gohub")
 SECRET = "go-secret-51c2"
 
 

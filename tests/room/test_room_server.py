@@ -34,11 +34,16 @@ def _has_non_loopback_interface() -> bool:
     return False
 
 
-pytestmark = pytest.mark.skipif(
-    not _has_non_loopback_interface(),
-    reason="only the loopback interface is up: libwebrtc (in the LiveKit SDK) offers no loopback ICE "
-    "candidates, so SDK participants cannot reach the room server here",
-)
+pytestmark = [
+    pytest.mark.skipif(
+        not _has_non_loopback_interface(),
+        reason="only the loopback interface is up: libwebrtc (in the LiveKit SDK) offers no loopback ICE "
+        "candidates, so SDK participants cannot reach the room server here",
+    ),
+    # one pytest-xdist worker for the module: its scenarios run once per module (the fixtures below),
+    # spread over workers they ran once in each
+    pytest.mark.xdist_group("room_server"),
+]
 
 
 # ---- the child process: scenarios with the real SDK ---------------------------------------------------------
