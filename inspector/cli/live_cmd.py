@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import argparse
 
-from inspector.cli import hub_cmd
+from inspector.cli import hub_cmd, otlp_cmd
 
 LIVE_EPILOG = """\
 Reads LIVEKIT_URL, LIVEKIT_API_KEY and LIVEKIT_API_SECRET like LiveKit's `lk`. With a key and secret the
@@ -66,6 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--visible", action="store_true", help="join as a visible participant (default: hidden)"
     )
     _answer_options(live)
+    otlp_cmd.add_stream_options(live)
     hub_cmd.add_live_options(live)
     live.epilog = LIVE_EPILOG + "\n" + hub_cmd.HUB_EPILOG
     live.set_defaults(handler=run_live_command, opens_ui="live")

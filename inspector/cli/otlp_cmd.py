@@ -64,7 +64,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     listen.add_argument("--no-ui", action="store_true", help="print calls as they come instead of the UI")
     listen.add_argument("--json", action="store_true", help="with --no-ui: one JSON object per event")
+    add_stream_options(listen)
     listen.set_defaults(handler=run_listen)
+
+
+def add_stream_options(parser: argparse.ArgumentParser) -> None:
+    """``--otlp URL`` (and the content options) for a command whose calls arrive live."""
+    parser.add_argument(
+        "--otlp",
+        metavar="URL",
+        help="also send each call as an OpenTelemetry span when it ends, to this OTLP/HTTP base URL "
+        "(as export-otlp; needs the otlp extra)",
+    )
+    add_content_options(parser)
 
 
 def add_content_options(parser: argparse.ArgumentParser) -> None:
@@ -154,13 +166,25 @@ def run_listen(args: argparse.Namespace) -> int:
             f"inspector: cannot listen on {one_line(args.host, 100)}:{args.port}: {reason}", file=sys.stderr
         )
         return EXIT_UNUSABLE
+    stream = None
     try:
+        if args.otlp:
+            from inspector.live.otlp_out import OtlpMissing, SpanOptions, stream_to
+
+            spans = SpanOptions(content=args.otlp_content, limit=max(0, args.otlp_content_limit))
+            try:
+                stream = stream_to(args.otlp, store, source, spans, sys.stderr if args.no_ui else None)
+            except OtlpMissing as exc:
+                print(f"inspector: {exc}", file=sys.stderr)
+                return EXIT_UNUSABLE
         if args.no_ui:
             return _listen_headless(source, store, as_json=args.json)
         from inspector.ui.app import run_live
 
         return run_live(source, store)
     finally:
+        if stream is not None:
+            stream.close()
         if record is not None:
             record.close()
 

@@ -11,6 +11,7 @@ install them.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -98,7 +99,7 @@ class _Conversation:
 class SpanBuilder:
     """Turns calls into finished SDK spans, collected for an exporter (nothing is sent here)."""
 
-    def __init__(self, options: SpanOptions | None = None) -> None:
+    def __init__(self, options: SpanOptions | None = None, *, processor: Any = None, ids: Any = None) -> None:
         trace, resource_cls, processor_cls, provider_cls = _sdk()
         self.options = options or SpanOptions()
         self._trace = trace
@@ -110,8 +111,8 @@ class SpanBuilder:
                 collected.append(span)
 
         resource = resource_cls.create({"service.name": self.options.service})
-        self._provider = provider_cls(resource=resource)
-        self._provider.add_span_processor(_Collect())
+        self._provider = provider_cls(resource=resource, **({"id_generator": ids} if ids is not None else {}))
+        self._provider.add_span_processor(processor if processor is not None else _Collect())
         self._tracer = self._provider.get_tracer("inspector")
 
     def take(self) -> list[ReadableSpan]:
@@ -307,3 +308,186 @@ def send(spans: Sequence[ReadableSpan], endpoint: str, timeout: float = 10.0) ->
 def _batches(spans: Sequence[ReadableSpan], size: int) -> Iterable[Sequence[ReadableSpan]]:
     for start in range(0, len(spans), size):
         yield spans[start : start + size]
+
+
+class OtlpStream:
+    """Sends a live store's calls as spans as they end (``--otlp URL`` on a followed file, ``live``,
+    ``hub``, ``otlp-listen``): the SDK's batch processor exports on its own thread, so nothing waits on
+    the endpoint. Each call's span id is chosen when the call is first seen, so a subagent's call that
+    ends first still names its parent call's span; the ``invoke_agent`` span of each conversation, and
+    any call still without a result (marked unfinished), are sent at :meth:`close`. An endpoint that does
+    not take the spans is reported once through ``on_problem`` (from the exporter's thread)."""
+
+    def __init__(
+        self,
+        store: CallStore,
+        endpoint: str,
+        *,
+        options: SpanOptions | None = None,
+        on_problem: Any = None,
+        timeout: float = 5.0,
+    ) -> None:
+        from opentelemetry.sdk.trace.export import BatchSpanProcessor
+
+        self.store = store
+        self.endpoint = endpoint
+        self.problem = ""
+        self._on_problem = on_problem
+        self._ids = _chosen_ids()
+        self._handler = _LastError()
+        self._loggers = _quiet_exporter_logs(self._handler)
+        self._exporter = _reporting(exporter(endpoint, timeout), self._report)
+        self._builder = SpanBuilder(options, processor=BatchSpanProcessor(self._exporter), ids=self._ids)
+        self._span_ids: dict[int, int] = {}  # id(call) -> its span id
+        self._roots: dict[str, tuple[int, int, float, str]] = {}  # group -> trace id, span id, start, agent
+        self._sent: set[int] = set()
+        self._calls: dict[int, Call] = {}
+        self._last = 0.0
+        self.closed = False
+        self.loop: Any = None  # the loop the store is fed on, once seen
+        store.subscribe(self._changed)
+
+    def _report(self) -> None:
+        if self.problem:
+            return
+        self.problem = f"OTLP export to {traces_url(self.endpoint)} failed: {self._handler.reason}"
+        if self._on_problem is not None:
+            self._on_problem(self.problem)
+
+    def _changed(self, item: object) -> None:
+        if self.loop is None:
+            try:
+                self.loop = asyncio.get_running_loop()
+            except RuntimeError:
+                pass
+        if self.closed or not isinstance(item, Call):
+            return
+        for call in item.walk():
+            self._see(call)
+            if call.results and id(call) not in self._sent:
+                self._send(call, unfinished=False)
+
+    def _see(self, call: Call) -> None:
+        if id(call) in self._span_ids:
+            return
+        self._calls[id(call)] = call
+        self._span_ids[id(call)] = _random_id(64)
+        start = call.request.ts if call.request.ts is not None else self.store.clock.now()
+        self._last = max(self._last, start)
+        if call.group not in self._roots:
+            agent = call.request.raw.protocol if call.request.raw is not None else ""
+            self._roots[call.group] = (_random_id(128), _random_id(64), start, agent)
+
+    def _parent(self, call: Call) -> Any:
+        from opentelemetry.trace import NonRecordingSpan, SpanContext, TraceFlags
+
+        trace_id, root_id, _, _ = self._roots[call.group]
+        parent = call.parent
+        span_id = self._span_ids.get(id(parent), root_id) if parent is not None else root_id
+        context = SpanContext(trace_id, span_id, is_remote=False, trace_flags=TraceFlags(TraceFlags.SAMPLED))
+        return NonRecordingSpan(context)
+
+    def _send(self, call: Call, *, unfinished: bool) -> None:
+        self._sent.add(id(call))
+        start, ended = _times(call)
+        now = self.store.clock.now()
+        start = start if start is not None else (ended if ended is not None else now)
+        end = ended if ended is not None else max(now, start)
+        self._last = max(self._last, end)
+        self._ids.next_span = self._span_ids[id(call)]
+        self._builder.call_span(call, self._parent(call), start, end, now, unfinished)
+
+    def close(self) -> None:
+        """Send what is left (unfinished calls, each conversation's span) and flush; safe to call twice."""
+        if self.closed:
+            return
+        self.closed = True
+        for key, call in list(self._calls.items()):
+            if key not in self._sent:
+                self._send(call, unfinished=True)
+        for group, (trace_id, span_id, start, agent) in self._roots.items():
+            self._ids.next_trace, self._ids.next_span = trace_id, span_id
+            root = self._builder.start_conversation(group, agent, start)
+            self._builder.end_span(root, max(self._last, start))
+        self._builder.shutdown()
+        for logger, propagate in self._loggers:
+            logger.removeHandler(self._handler)
+            logger.propagate = propagate
+
+
+def _random_id(bits: int) -> int:
+    import random
+
+    return random.getrandbits(bits) or 1
+
+
+def _quiet_exporter_logs(handler: logging.Handler) -> list[tuple[logging.Logger, bool]]:
+    """The exporter's complaints go to ``handler`` only (never to a terminal the UI draws on)."""
+    saved = []
+    for name in ("opentelemetry.exporter", "opentelemetry.sdk"):
+        logger = logging.getLogger(name)
+        saved.append((logger, logger.propagate))
+        logger.addHandler(handler)
+        logger.propagate = False
+    return saved
+
+
+def _chosen_ids() -> Any:
+    from opentelemetry.sdk.trace.id_generator import RandomIdGenerator
+
+    class ChosenIds(RandomIdGenerator):  # type: ignore[misc]
+        """Hands out the id chosen for the next span (set just before it starts), else a random one."""
+
+        next_span = 0
+        next_trace = 0
+
+        def generate_span_id(self) -> int:
+            chosen, self.next_span = self.next_span, 0
+            return chosen or int(super().generate_span_id())
+
+        def generate_trace_id(self) -> int:
+            chosen, self.next_trace = self.next_trace, 0
+            return chosen or int(super().generate_trace_id())
+
+    return ChosenIds()
+
+
+def _reporting(inner: Any, report: Any) -> Any:
+    from opentelemetry.sdk.trace.export import SpanExporter, SpanExportResult
+
+    class Reporting(SpanExporter):  # type: ignore[misc]
+        """The OTLP exporter, calling ``report()`` when a batch is not taken."""
+
+        def export(self, spans: Sequence[ReadableSpan]) -> Any:
+            result = inner.export(spans)
+            if result is not SpanExportResult.SUCCESS:
+                report()
+            return result
+
+        def shutdown(self) -> None:
+            inner.shutdown()
+
+        def force_flush(self, timeout_millis: int = 30000) -> bool:
+            return True
+
+    return Reporting()
+
+
+def stream_to(
+    endpoint: str, store: CallStore, source: Any, options: SpanOptions, err: Any = None
+) -> OtlpStream:
+    """An :class:`OtlpStream` for a live source: a failure is said once on ``err`` (headless) and in the
+    source's state (the status bar), on the loop that feeds the store."""
+    holder: list[OtlpStream] = []
+
+    def on_problem(text: str) -> None:
+        if err is not None:
+            err.write(f"inspector: {text} (the calls keep coming in)\n")
+            err.flush()
+        loop = holder[0].loop if holder else None
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(source.report_export, text)
+
+    stream = OtlpStream(store, endpoint, options=options, on_problem=on_problem)
+    holder.append(stream)
+    return stream

@@ -44,11 +44,25 @@ def run(
     logs.configure(session.secrets, to_stderr=options.verbose and options.no_ui)
     supervise.note_status(recording=session.recording_path)
     tune_gc()  # a live session keeps what it allocates: collect less often (bench/bench_ingest.py)
+    stream = None
     try:
+        if options.otlp:
+            from inspector.live.otlp_out import OtlpMissing, SpanOptions, stream_to
+
+            try:
+                spans = SpanOptions(content=options.otlp_content, limit=max(0, options.otlp_content_limit))
+                stream = stream_to(
+                    options.otlp, session.store, session.source, spans, err if options.no_ui else None
+                )
+            except OtlpMissing as exc:
+                err.write(f"inspector {options.command}: {exc}\n")
+                return EXIT_SETUP
         if options.no_ui:
             return asyncio.run(run_headless(session, out, err))
         return run_ui(session, err, show)
     finally:
+        if stream is not None:
+            stream.close()  # what is left goes out: unfinished calls, each conversation's span
         session.close()
 
 

@@ -60,6 +60,10 @@ class LiveOptions:
     agent_secret: str | None = field(default=None, repr=False)
     tool_timeout: float | None = None
     origin: str | None = None
+    # --otlp URL: the calls streamed as OpenTelemetry spans as they end (inspector.live.otlp_out)
+    otlp: str | None = None
+    otlp_content: bool = False
+    otlp_content_limit: int = 4096
     command: str = "live"  # the command that runs the session, as its messages name it ("demo")
 
     @property

@@ -72,6 +72,8 @@ class SourceState:
     """While reconnecting: seconds from the change of state to that try."""
     warning: str = ""
     """Something the user must know before the rest (a hub assistant displaced by another): first."""
+    export_error: str = ""
+    """Why streaming the calls out (``--otlp``) failed, said once: the calls keep coming in."""
 
     @property
     def label(self) -> str:
@@ -88,6 +90,8 @@ class SourceState:
             parts.append(f"recording stopped: {self.record_error}")
         elif self.recording:
             parts.append("rec")
+        if self.export_error:
+            parts.append(self.export_error)
         return " · ".join(parts)
 
 
@@ -179,6 +183,10 @@ class Source:
         self._state = replace(self._state, **changes)
         for listener in list(self._state_listeners):
             listener(self._state)
+
+    def report_export(self, problem: str) -> None:
+        """Say in the state (so in the status bar) that streaming the calls out failed (on the loop)."""
+        self._set_state(export_error=problem)
 
     def _emit_events(self, events: list[Event]) -> None:
         for listener in list(self._event_listeners):
