@@ -179,7 +179,14 @@ def _reclaim_on_request(session: LiveSession, printer: Printer, loop: asyncio.Ab
 
 
 def recording_verdict(session: LiveSession, err: IO[str], code: int) -> int:
-    """Exit 4 (and say why) when the recording stopped during the session; else ``code``."""
+    """Exit 4 (and say why) when the recording stopped during the session; else ``code``. Packets that
+    came after the source stopped (it could not leave in time) are counted and said."""
+    unwritten = getattr(session.source, "unwritten", 0)
+    if unwritten and session.recording_path:
+        err.write(
+            f"inspector {session.options.command}: {unwritten:,} packet(s) that came while leaving were not "
+            f"written to {session.recording_path}\n"
+        )
     reason = session.source.state.record_error
     if not reason or code not in (EXIT_OK,):
         return code

@@ -107,6 +107,8 @@ class LiveKitSource(PacketSource):
         self._joining: asyncio.Future[Any] | None = None  # the join under way, for stop() to wait on
         self._waiting: SenderWait | None = None  # packets that came before their sender was named
         self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
+        self.arrived = 0  # data packets the SDK handed over
+        self.unwritten = 0  # of them, those that came after the source stopped: never recorded nor shown
         self._set_state(room=room)
 
     # -- lifecycle ---------------------------------------------------------------------
@@ -201,11 +203,13 @@ class LiveKitSource(PacketSource):
                 await asyncio.wait_for(asyncio.shield(joining), JOIN_WAIT_S)
             except Exception:  # noqa: BLE001 - a failed or slow join: nothing more to wait for
                 pass
-        await self._drop_room()
-        self._close_inbox()
-        if self._sdk is not None:
-            self._sdk.close()
-            self._sdk = None
+        try:
+            await self._drop_room()
+            if self._sdk is not None:  # first, so no packet the SDK hands over comes after the inbox closed
+                self._sdk.close()
+                self._sdk = None
+        finally:  # even when a quit's wait gives up on leaving: what came is written before the end
+            self._close_inbox()
         if self.state.status not in (SourceStatus.DISCONNECTED, SourceStatus.FAILED):
             self._set_state(status=SourceStatus.DISCONNECTED, detail="left the room")
 
@@ -249,9 +253,12 @@ class LiveKitSource(PacketSource):
 
         def data(packet: Any) -> None:
             sender = packet.participant.identity if packet.participant is not None else ""
-            put(
+            self.arrived += 1  # on the SDK's thread only
+            taken = put(
                 self._on_data, bytes(packet.data), sender, packet.topic or None, packet.kind == 1, time.time()
             )
+            if not taken:  # the source was stopped: the app's loop is gone or no longer reads
+                self.unwritten += 1
 
         def joined(participant: Any) -> None:
             at = participant.joined_at

@@ -63,19 +63,22 @@ class Inbox:
     def __len__(self) -> int:
         return len(self._queue)
 
-    def put(self, call: Callable[..., object], *args: Any) -> None:
-        """Have ``call(*args)`` made on the loop, after everything put before it (from any thread)."""
+    def put(self, call: Callable[..., object], *args: Any) -> bool:
+        """Have ``call(*args)`` made on the loop, after everything put before it (from any thread); False
+        when it will not be (the inbox is closed, or the app's loop is)."""
         if self._closed:
-            return
+            return False
         self._queue.append((call, args))
         with self._lock:
             if self._scheduled:
-                return
+                return True
             self._scheduled = True
         try:
             self._loop.call_soon_threadsafe(self._drain)
         except RuntimeError:  # the app's loop is closed: nobody is left to show the event
             self._queue.clear()
+            return False
+        return True
 
     def close(self) -> None:
         """Take nothing more (what is still waiting is dropped)."""

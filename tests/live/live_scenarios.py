@@ -716,7 +716,65 @@ async def flood(out: str) -> dict:
     }
 
 
+async def quit_in_flood(out: str) -> dict:
+    """Four publishers flood the room and the inspector leaves in the middle of it, as a quit does: every
+    packet the SDK handed over before is in the recording, or counted as not written."""
+    import time
+
+    from inspector.sources.feeds import stop_quietly
+
+    path = os.path.join(out, "flood.jsonl")
+    async with serve() as server:
+        store = CallStore()
+        writer = RecordingWriter(path, {"room": ROOM_NAME})
+        source = make_source(server, store, writer, answering=False)
+        await source.start()
+        agents = [await Agent(f"agent-flood{i}").join(server) for i in range(4)]
+        await until(lambda: all(a.identity in source.state.participants for a in agents), 20)
+        done = asyncio.Event()
+
+        async def publish(agent: Agent) -> None:
+            index = 0
+            while not done.is_set():
+                index += 1
+                await agent.request(f"{agent.identity}-{index}", "web_search", "server")
+
+        flooding = [asyncio.create_task(publish(agent)) for agent in agents]
+        await until(lambda: source.arrived >= 3000, 60)
+        time.sleep(0.5)  # the app's loop busy (a repaint, a key): the packets wait in the inbox
+        backlog = source.arrived - source.ingest.count
+        # what the app does on q, when leaving takes longer than it waits (a flood slows the SDK's
+        # disconnect; here it is made slow): its loop then ends, so nothing is handled after this wait
+        drop = source._drop_room
+
+        async def slow_drop() -> None:
+            await asyncio.sleep(1.0)
+            await drop()
+
+        source._drop_room = slow_drop
+        await stop_quietly(source, asyncio.Event(), timeout=0.2)
+        source._drop_room = drop
+        writer.close()
+        done.set()
+        await asyncio.gather(*flooding, return_exceptions=True)
+        await source.stop()  # leave for good now, so the counts stop moving
+        arrived, unwritten = source.arrived, source.unwritten
+        for agent in agents:
+            await agent.room.disconnect()
+    with open(path, "rb") as fh:
+        recorded = sum(1 for line in fh if b'"dir":"in"' in line)
+    return {
+        "server": which(),
+        "arrived": arrived,
+        "unwritten": unwritten,
+        "recorded": recorded,
+        "backlog_at_quit": backlog,
+        "calls": store.call_count,
+    }
+
+
 SCENARIOS = {
+    "quit_in_flood": quit_in_flood,
     "early_sender": early_sender,
     "flood": flood,
     "rejoin": rejoin,

@@ -260,6 +260,19 @@ def test_a_request_sent_as_its_agent_joins_is_answered_to_that_agent_alone_after
     assert not r["got_forced"]  # what it published anyway went nowhere
 
 
+def test_quitting_in_a_flood_writes_what_came_before(scenario, capsys):
+    """Issue 25 §3: the app quits while four publishers flood the room and leaving takes longer than the
+    quit waits: what the room handed over before is recorded (and shown), what came after is counted."""
+    r = scenario("quit_in_flood", timeout=200)
+    assert r["arrived"] >= 3000
+    assert r["recorded"] == r["arrived"] - r["unwritten"] == r["calls"], r
+    with capsys.disabled():
+        print(
+            f"\n  quit in a flood ({r['server']}): {r['arrived']} handed over, {r['backlog_at_quit']} waiting "
+            f"at the quit, {r['recorded']} recorded, {r['unwritten']} not written"
+        )
+
+
 def test_a_flood_through_the_server_loses_nothing(scenario, capsys):
     r = scenario("flood", timeout=200)
     assert r["calls"] == r["sent"] == r["recorded"] and r["missing"] == []
