@@ -107,9 +107,15 @@ class LiveKitSource(PacketSource):
         self._joining: asyncio.Future[Any] | None = None  # the join under way, for stop() to wait on
         self._waiting: SenderWait | None = None  # packets that came before their sender was named
         self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
-        self.arrived = 0  # data packets the SDK handed over
-        self.unwritten = 0  # of them, those that came after the source stopped: never recorded nor shown
+        self.arrived = 0  # data packets the SDK handed over (counted on its thread)
+        self._refused = 0  # of them, those handed over after the inbox closed (counted on the SDK's thread)
+        self._dropped = 0  # those still in the inbox when it closed (counted on the app's loop)
         self._set_state(room=room)
+
+    @property
+    def unwritten(self) -> int:
+        """Data packets the SDK handed over that were never recorded nor shown (they came while leaving)."""
+        return self._refused + self._dropped
 
     # -- lifecycle ---------------------------------------------------------------------
     async def start(self) -> None:
@@ -217,7 +223,9 @@ class LiveKitSource(PacketSource):
         inbox, self._inbox = self._inbox, None
         if inbox is not None:
             inbox.flush()
-            inbox.close()
+            # what the SDK put between the flush and the close (its thread still runs when a quit's wait
+            # gave up on leaving) is not written: counted, to be said
+            self._dropped += sum(1 for call, _ in inbox.close() if call == self._on_data)
         waiting, self._waiting = self._waiting, None
         if waiting is not None:
             waiting.close()  # what still waits for its sender is shown, without one
@@ -258,7 +266,7 @@ class LiveKitSource(PacketSource):
                 self._on_data, bytes(packet.data), sender, packet.topic or None, packet.kind == 1, time.time()
             )
             if not taken:  # the source was stopped: the app's loop is gone or no longer reads
-                self.unwritten += 1
+                self._refused += 1
 
         def joined(participant: Any) -> None:
             at = participant.joined_at

@@ -80,10 +80,13 @@ class Inbox:
             return False
         return True
 
-    def close(self) -> None:
-        """Take nothing more (what is still waiting is dropped)."""
+    def close(self) -> list[tuple[Callable[..., object], tuple[Any, ...]]]:
+        """Take nothing more; what is still waiting is dropped and returned (for its owner to count)."""
         self._closed = True
-        self._queue.clear()
+        dropped = []
+        while self._queue:
+            dropped.append(self._queue.popleft())
+        return dropped
 
     def flush(self) -> None:
         """Make every waiting call now (on the loop's thread)."""

@@ -18,3 +18,20 @@ def test_packets_that_came_after_leaving_are_counted_and_said():
     err = io.StringIO()
     assert recording_verdict(session, err, EXIT_OK) == EXIT_OK
     assert "12 packet(s) that came while leaving were not written to /tmp/r.jsonl" in err.getvalue()
+
+
+def test_an_inbox_closed_with_calls_waiting_gives_them_back_to_be_counted():
+    import asyncio
+
+    from inspector.sources.sdk_thread import Inbox
+
+    loop = asyncio.new_event_loop()
+    try:
+        inbox = Inbox(loop)
+        made: list[int] = []
+        assert inbox.put(made.append, 1) and inbox.put(made.append, 2)
+        dropped = inbox.close()
+        assert [args for _, args in dropped] == [(1,), (2,)] and made == []
+        assert not inbox.put(made.append, 3)  # closed: refused, and the caller is told
+    finally:
+        loop.close()
