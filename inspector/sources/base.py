@@ -79,6 +79,8 @@ class SourceState:
     def label(self) -> str:
         """One line for a status bar, e.g. ``connected · 2 participants · rec`` (the room is in ``label``)."""
         parts = [self.warning, self.status.value] if self.warning else [self.status.value]
+        if self.export_error:  # the calls still come in: said early, so a narrow bar keeps it
+            parts.append(self.export_error)
         if self.status is SourceStatus.CONNECTED:
             count = len(self.participants)
             parts.append(f"{count} participant{'s' if count != 1 else ''}")
@@ -90,8 +92,6 @@ class SourceState:
             parts.append(f"recording stopped: {self.record_error}")
         elif self.recording:
             parts.append("rec")
-        if self.export_error:
-            parts.append(self.export_error)
         return " · ".join(parts)
 
 

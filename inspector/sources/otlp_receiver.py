@@ -113,7 +113,6 @@ class OtlpSource(Source):
         self._server: ThreadingHTTPServer | None = None
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
-        self._set_state(room=f"{host}:{port}")
 
     @property
     def url(self) -> str:
@@ -133,7 +132,7 @@ class OtlpSource(Source):
         assert self._server is not None
         self._thread = threading.Thread(target=self._server.serve_forever, name="otlp-receiver", daemon=True)
         self._thread.start()
-        self._set_state(status=SourceStatus.CONNECTED, room=f"{self.host}:{self.port}", detail="listening")
+        self._set_state(status=SourceStatus.CONNECTED, detail=f"listening on {self.url}")
 
     async def stop(self) -> None:
         server, self._server = self._server, None
