@@ -31,6 +31,8 @@ class ReplayControl:
         self.namespaces = namespaces
         self.keep_payloads = keep_payloads
         self.store = CallStore(clock=self.replayer.clock, keep_payloads=keep_payloads)
+        self._backlog: list[Event] = []  # events a step or seek delivered, still to ingest (by pump)
+        self._backlog_at = 0
 
     @property
     def clock(self) -> ReplayClock:
@@ -42,13 +44,38 @@ class ReplayControl:
         for event in events:
             ingest(event, ns_of.get(id(event), ""))
 
+    @property
+    def backlog(self) -> int:
+        """Events a step or seek delivered that the store has not taken yet (pump takes them a slice at
+        a time: a step back near the end of a million-record replay rebuilds the store without freezing)."""
+        return len(self._backlog) - self._backlog_at
+
+    def _deliver(self, events: list[Event]) -> None:
+        if not self.backlog and len(events) <= PUMP_LIMIT:
+            self._ingest(events)
+            return
+        self._backlog = self._backlog[self._backlog_at :] + events
+        self._backlog_at = 0
+        self._take_backlog()
+
+    def _take_backlog(self) -> int:
+        start = self._backlog_at
+        stop = min(len(self._backlog), start + PUMP_LIMIT)
+        self._ingest(self._backlog[start:stop])
+        self._backlog_at = stop
+        if stop >= len(self._backlog):
+            self._backlog, self._backlog_at = [], 0
+        return stop - start
+
     def apply(self, update: ReplayUpdate) -> bool:
-        """Deliver an update's events; True when the store was rebuilt (the UI must follow the new one)."""
+        """Deliver an update's events (beyond PUMP_LIMIT of them, by the next pumps); True when the store
+        was rebuilt (the UI must follow the new one)."""
         if update.reset:
             self.store = CallStore(clock=self.replayer.clock, keep_payloads=self.keep_payloads)
-            self._ingest(update.events)
+            self._backlog, self._backlog_at = [], 0
+            self._deliver(update.events)
             return True
-        self._ingest(update.events)
+        self._deliver(update.events)
         return False
 
     def extend(self, events: list[Event], namespaces: dict[int, str]) -> None:
@@ -62,7 +89,9 @@ class ReplayControl:
 
     def pump(self) -> int:
         """Deliver the events due now, at most PUMP_LIMIT of them (the rest at the next pump); returns
-        how many."""
+        how many. What a step or seek left (:attr:`backlog`) comes first."""
+        if self.backlog:
+            return self._take_backlog()
         events = self.replayer.due(limit=PUMP_LIMIT)
         self._ingest(events)
         return len(events)

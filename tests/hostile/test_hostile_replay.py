@@ -101,3 +101,20 @@ def test_untimed_events_read_before_the_first_time_take_it():
     replayer = Replayer([Message(kind="m", text="a")], clock.now, complete=False)
     replayer.extend(_events(2, first=50.0))
     assert replayer.times == [50.0, 50.0, 51.0] and replayer.start == 50.0
+
+
+def test_a_step_back_at_the_end_of_a_big_replay_rebuilds_the_store_a_slice_at_a_time():
+    from inspector.sources.replaying import PUMP_LIMIT, ReplayControl
+
+    control = ReplayControl(_events(12_000), {}, FakeClock(0.0).now, speed=INSTANT)
+    assert control.apply(control.replayer.seek(12_000)) is False
+    assert len(control.store.items) == PUMP_LIMIT and control.backlog == 12_000 - PUMP_LIMIT
+    while control.backlog:
+        assert control.pump() <= PUMP_LIMIT
+    assert len(control.store.items) == 12_000
+    assert control.step(-1) is True  # a rebuilt store, filled by the next pumps in order
+    assert len(control.store.items) == PUMP_LIMIT and control.backlog == 11_999 - PUMP_LIMIT
+    while control.backlog:
+        control.pump()
+    texts = [item.text for item in control.store.items]
+    assert texts == [str(i) for i in range(11_999)]

@@ -299,7 +299,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     def _replay_pump(self) -> None:
         replay = self.replay
-        if replay is not None and replay.replayer.playing:
+        if replay is not None and (replay.replayer.playing or replay.backlog):
             replay.pump()
             self._show_position()
 
