@@ -6,6 +6,7 @@ import argparse
 import sys
 
 from inspector import protocols
+from inspector.cli import otlp_cmd
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -39,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--hide-messages", action="store_true", help="start with conversation messages hidden"
     )
     parser.add_argument("--export-dir", metavar="DIR", help="where x writes exports (default: here)")
+    otlp_cmd.add_stream_options(parser)
     parser.set_defaults(handler=run)
 
 
@@ -79,6 +81,9 @@ def run(args: argparse.Namespace) -> int:
         gemini_dir=args.gemini_dir,
         hide_messages=args.hide_messages,
         export_dir=args.export_dir,
+        otlp=args.otlp,
+        otlp_content=args.otlp_content,
+        otlp_content_limit=args.otlp_content_limit,
     )
     warnings += [f"skipped {reason}" for reason in skipped]
     from inspector.ui.app import run_open

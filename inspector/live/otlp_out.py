@@ -489,5 +489,9 @@ def stream_to(
             loop.call_soon_threadsafe(source.report_export, text)
 
     stream = OtlpStream(store, endpoint, options=options, on_problem=on_problem)
+    try:
+        stream.loop = asyncio.get_running_loop()  # the store may be fed from a loading thread too
+    except RuntimeError:
+        pass
     holder.append(stream)
     return stream

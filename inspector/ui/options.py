@@ -20,5 +20,9 @@ class UiOptions:
     gemini_dir: str | None = None
     hide_messages: bool = False
     export_dir: str | None = None
+    otlp: str | None = None
+    """``--otlp URL``: the calls sent as OpenTelemetry spans as they end (inspector.live.otlp_out)."""
+    otlp_content: bool = False
+    otlp_content_limit: int = 4096
     tick: float = 0.25
     theme_dirs: list[str] | None = None

@@ -111,7 +111,9 @@ class MainPresenter:
         view = self.view
         return Status(
             sources=self.sources_text(),
-            connection=self.source.state.label if self.source.is_live else None,
+            connection=self.source.state.label
+            if self.source.is_live
+            else (self.source.state.export_error or None),
             counts=self.tally.counts(now),
             orphans=len(store.orphans),
             malformed=len(store.malformed),

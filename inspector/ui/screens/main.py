@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from typing import Any
 
 from rich.text import Text
 from textual import on, work
@@ -91,6 +92,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._warned = ""  # the source warning last told in a notice
         self._filter_timer: Timer | None = None
         self._flush_timer: Timer | None = None
+        self._otlp: Any = None  # the --otlp stream of the files' calls
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
@@ -189,6 +191,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self._read_replay()
         elif self.files is not None:
             self.presenter.watch(self.store)
+            self._stream_out()
             self.set_class(True, "-loading")
             self._load()
         else:
@@ -221,6 +224,23 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     async def on_unmount(self) -> None:
         await self.stop_source()
+        if self._otlp is not None:  # what is left goes out: unfinished calls, each conversation's span
+            stream, self._otlp = self._otlp, None
+            await asyncio.get_running_loop().run_in_executor(None, stream.close)
+
+    def _stream_out(self) -> None:
+        """``--otlp URL``: the files' calls sent as spans as they are read and as they end."""
+        options = getattr(self.app, "options", None)
+        endpoint = getattr(options, "otlp", None)
+        if not endpoint or options is None:
+            return
+        from inspector.live.otlp_out import OtlpMissing, SpanOptions, stream_to
+
+        spans = SpanOptions(content=options.otlp_content, limit=max(0, options.otlp_content_limit))
+        try:
+            self._otlp = stream_to(endpoint, self.store, self.source, spans)
+        except OtlpMissing as exc:
+            self.app.notify(str(exc), title="OpenTelemetry", severity="error", timeout=15)
 
     async def stop_source(self) -> None:
         """Stop the source (a live room is left) and its rejoining; safe to call more than once."""
