@@ -89,8 +89,9 @@ class Inbox:
         return dropped
 
     def flush(self) -> None:
-        """Make every waiting call now (on the loop's thread)."""
-        while self._queue:
+        """Make every call waiting now (on the loop's thread); calls put meanwhile wait for the next drain
+        (a flood handed over while this runs would otherwise never let it end)."""
+        for _ in range(len(self._queue)):
             self._one()
 
     def _one(self) -> None:
