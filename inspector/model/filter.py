@@ -216,6 +216,40 @@ def _group_test(value: str) -> Predicate:
     return by_prefix
 
 
+def _groups_test(values: tuple[str, ...]) -> Predicate:
+    """One test for a list of group prefixes and globs: one ``startswith`` for the prefixes, one regex for
+    the globs (a test per alternative made 1,000 groups on 10,000 calls take 8 s)."""
+    lows = [value.casefold() for value in values]
+    prefixes = tuple(low for low in lows if not _GLOB_CHARS.search(low))
+    globs = [fnmatch.translate(low) for low in lows if _GLOB_CHARS.search(low)]
+    match = re.compile("|".join(globs)).match if globs else None
+
+    def one(group: str | None) -> bool:
+        if group is None:
+            return False
+        low = _lower(group)
+        return low.startswith(prefixes) or (match is not None and match(low) is not None)
+
+    def by_groups(item: object, now: float | None) -> bool:
+        return one(_group_of(item)) or one(_also_in(item))
+
+    return by_groups
+
+
+def _states_test(words: tuple[str, ...]) -> Predicate:
+    """One test for a list of states and flags: the item's state is asked once, then looked up in a set
+    (a test per alternative asked it again for each: 1,000 states on 10,000 calls took 5 s)."""
+    flags = [_FLAG_TESTS[word] for word in words if word in _FLAG_TESTS]
+    states = frozenset(State(word) for word in words if word not in _FLAG_TESTS)
+
+    def by_states(item: object, now: float | None) -> bool:
+        if states and _item_state(item, now) in states:
+            return True
+        return any(flag(item, now) for flag in flags)
+
+    return by_states
+
+
 def _tools_test(patterns: tuple[str, ...]) -> Predicate:
     """One test for a list of tool names and globs: a set for the names, one regex for the globs (a
     test per alternative cost a Python call per row and alternative)."""
@@ -386,18 +420,18 @@ def _compile(token: Token, payloads: Payloads | None = None) -> Term:
                     token.end,
                 )
             words.append(word)
-        values = tuple(words)
-        tests = [_state_test(word) for word in values]
+        values = tuple(dict.fromkeys(words))  # each once: 'failed' a thousand times is one test
+        tests = [_state_test(values[0])] if len(values) == 1 else [_states_test(values)]
     elif field == "exec":
-        tests = []
+        executors: dict[Executor, None] = {}  # each once, in order
         for value in values:
             try:
-                executor = Executor(value.casefold())
+                executors[Executor(value.casefold())] = None
             except ValueError:
                 raise FilterError(
                     f"exec: takes server, client or either, not '{value}'", token.value_start, token.end
                 ) from None
-            tests.append(_exec_test(executor))
+        tests = [_exec_test(executor) for executor in executors]
     elif field in ("param", "result", "error"):
         tests = [_payload_test(field, values, payloads)]
     elif field == "text":
@@ -406,6 +440,8 @@ def _compile(token: Token, payloads: Payloads | None = None) -> Term:
         tests = [_tools_test(values)]
     elif field == "id" and len(values) > 1:
         tests = [_ids_test(values)]
+    elif field == "group" and len(values) > 1:
+        tests = [_groups_test(values)]
     else:
         make = {"tool": _tool_test, "id": _id_test, "group": _group_test}[field]
         tests = [make(value) for value in values]
