@@ -5,6 +5,7 @@ agents send over OTLP/HTTP and shows their tool calls live (:mod:`inspector.sour
 from __future__ import annotations
 
 import argparse
+import io
 import os
 import sys
 
@@ -143,11 +144,13 @@ def run_listen(args: argparse.Namespace) -> int:
     from inspector.model import CallStore
     from inspector.sources.otlp_receiver import MAX_BODY, OtlpSource
     from inspector.textsafe import one_line
+    from inspector.userpath import open_append
 
     record = None
     if args.record:
         try:
-            record = open(args.record, "a", encoding="utf-8")  # noqa: SIM115 - held for the session
+            # held for the session; opened as every path is (a FIFO or a device there is refused, not waited on)
+            record = io.TextIOWrapper(open_append(args.record), encoding="utf-8")
         except OSError as exc:
             print(
                 f"inspector: cannot record to {one_line(args.record, 200)}: {exc.strerror or exc}",
