@@ -27,8 +27,8 @@ import msgpack
 from inspector.model import CallStore, Request
 from inspector.protocols import alicia
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import PacketSource
 from inspector.sources.ingest import PacketIngest, tune_gc
+from inspector.sources.packets import PacketSource
 
 TOOLS = [
     ("read_local_file", "client", {"filePath": "/home/alice/notes/todo.md"}),

@@ -49,6 +49,7 @@ class HubSource(RoleClaim):
     name = "alicia-hub"
     is_live = True
     numbers_answers = False  # a hub envelope has no stanzaId: sent as previewed
+    why_not_answering = "a monitor cannot answer: the hub only takes tool results from its assistant (join with --as-assistant)"
 
     def __init__(
         self,
@@ -339,21 +340,9 @@ class HubSource(RoleClaim):
             await asyncio.sleep(self.heartbeat_every)
 
     # -- answering -----------------------------------------------------------------------
-    def review_answer(
-        self, call: Call, draft: compose.Draft, *, stanza_id: int | None = None
-    ) -> compose.Review:
-        """The answer as the hub's Go decoder reads it: ``{conversationId, type: 7, body}``."""
+    def _compose(self, call: Call, draft: compose.Draft, stanza_id: int) -> compose.Review:
+        """The answer as the hub's Go decoder reads it: ``{conversationId, type: 7, body}`` (no stanzaId)."""
         review = compose.review(call, draft, now=self.store.clock.now(), stanza_id=0, max_bytes=MAX_FRAME)
-        if not self.can_answer:
-            review.issues.insert(
-                0,
-                compose.Issue(
-                    "cannot_answer",
-                    compose.Severity.REFUSE,
-                    "a monitor cannot answer: the hub only takes tool results from its assistant "
-                    "(join with --as-assistant)",
-                ),
-            )
         if review.envelope is not None:
             # the result's own ``id`` is fresh, as the Android assistant sends it (ws/AssistantWebSocket.kt)
             # and as types.go's ToolUseResult has it beside ``requestId``; kept per call so the preview

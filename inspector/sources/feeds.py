@@ -1,7 +1,7 @@
 """Every feed the main screen shows, as a Source with declared capabilities: files, a follow, a replay.
 
 The live room (and the demo, which is a live room with a scripted agent in it) is a
-:class:`~inspector.sources.base.PacketSource`; a store handed over in memory is a :class:`StoreSource`.
+:class:`~inspector.sources.packets.PacketSource`; a store handed over in memory is a :class:`StoreSource`.
 :func:`feed_for` picks the source for what was asked. None of these import Textual: the UI runs their
 blocking parts (``FileSource.load``, ``ReplaySource.stream``) in a worker thread and their async parts
 (``FileSource.follow``, ``Source.run``) on its loop.

@@ -24,7 +24,8 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.protocols import alicia_hub as hub
-from inspector.sources.base import AnswerRefused, PacketSource, SourceStatus
+from inspector.sources.base import AnswerRefused, SourceStatus
+from inspector.sources.packets import PacketSource
 from inspector.textsafe import one_line
 
 RECLAIM = "take the role back with R (headless: kill -USR1 the process, or type 'reclaim' and Enter)"

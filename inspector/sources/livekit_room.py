@@ -15,7 +15,8 @@ from typing import Any
 from inspector.answer import wire_size
 from inspector.model import Call, CallStore
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import AnswerRefused, LiveConnectError, PacketSource, SourceStatus, requester
+from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
+from inspector.sources.packets import PacketSource, requester
 from inspector.sources.sdk_thread import Inbox, LoopThread
 from inspector.sources.unnamed import Held, SenderWait
 

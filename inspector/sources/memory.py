@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from inspector.model import CallStore
 from inspector.protocols.recording import RecordingWriter
-from inspector.sources.base import AnswerRefused, PacketSource, SourceStatus
+from inspector.sources.base import AnswerRefused, SourceStatus
+from inspector.sources.packets import PacketSource
 
 
 class MemorySource(PacketSource):
