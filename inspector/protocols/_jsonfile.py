@@ -13,8 +13,9 @@ from inspector.protocols import _jsondeep
 from inspector.userpath import open_binary
 
 # exact: an integer too long for Python stays its digits (model/values.py), never a ValueError
-_DECODER = json.JSONDecoder(parse_int=values.parse_int)
+_DECODER = _jsondeep.DECODER
 _WS = re.compile(r"[ \t\n\r]*")
+_WS_BYTES = re.compile(rb"[ \t\n\r]*")
 _BOM = b"\xef\xbb\xbf"
 _ESCAPED = "surrogateescape"  # keeps one character per undecodable byte, so spans stay exact
 # A lone surrogate in a decoded value can only come from a \uD800-\uDFFF escape (raw bytes that are not
@@ -324,7 +325,31 @@ def _take_huge(raw: bytes | bytearray, end: int) -> str | None:
     return text
 
 
+def _one_object(data: bytes, offset: int) -> Chunk | None:
+    """The chunk of a document that is one object and nothing after it, the common case, read by
+    ``loads`` (orjson) from the bytes, with no text of the whole file; None for any other document.
+    ``loads`` only succeeds on valid UTF-8 and replaces lone surrogates, as the item path does."""
+    start = _WS_BYTES.match(data, offset).end()  # type: ignore[union-attr]
+    end = len(data)
+    while end > start and data[end - 1] in b" \t\n\r":
+        end -= 1
+        if len(data) - end > 4096:  # a long tail of blanks: the general path
+            return None
+    if not data.startswith(b"{", start):
+        return None
+    with memoryview(data) as view:
+        value, error = loads(view[start:end])
+    if error is not None or not isinstance(value, dict):
+        return None
+    line = 1 + data.count(b"\n", 0, start)
+    return Chunk(f"line {line}", start, end - start, line, value)
+
+
 def _document(data: bytes, offset: int) -> Iterator[Chunk]:
+    whole = _one_object(data, offset)
+    if whole is not None:
+        yield whole
+        return
     text = data[offset:].decode("utf-8", _ESCAPED)
     pos = _Positions(text, offset, 1 + data[:offset].count(b"\n"))
     at = _skip(text, 0)
