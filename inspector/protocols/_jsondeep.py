@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import json
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 from inspector.model import values
@@ -39,6 +39,8 @@ _WS = re.compile(r"[ \t\n\r]*")
 _TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
 TOO_DEEP: Any = object()
 """A member's value that was nested too deeply to decode (its span is still known)."""
+SPLIT: Any = object()
+"""A member's array that ``scan_object`` left to its ``arrays`` reader."""
 
 
 def skip(text: str, pos: int) -> int:
@@ -62,9 +64,13 @@ def value_end(text: str, pos: int) -> int:
     return -1
 
 
-def scan_object(text: str, at: int) -> Iterator[tuple[str, int, int, Any]]:
+def scan_object(
+    text: str, at: int, arrays: Callable[[str, int], int] | None = None
+) -> Iterator[tuple[str, int, int, Any]]:
     """``(key, start, end, value)`` for each member of the object opening at ``at``; a value nested too
-    deeply is :data:`TOO_DEEP` (raises ``ValueError`` where the object is not JSON)."""
+    deeply is :data:`TOO_DEEP` (raises ``ValueError`` where the object is not JSON). With ``arrays``, a
+    member whose value is an array is not decoded here: ``arrays(key, start)`` reads it (item by item)
+    and gives the position after it, or -1 when it breaks; its value is :data:`SPLIT`."""
     at = skip(text, at + 1)
     while not text.startswith("}", at):
         key, at = DECODER.raw_decode(text, at)
@@ -72,6 +78,17 @@ def scan_object(text: str, at: int) -> Iterator[tuple[str, int, int, Any]]:
         if not text.startswith(":", at):
             raise ValueError("expected ':'")
         start = skip(text, at + 1)
+        if arrays is not None and text.startswith("[", start):
+            value, end = SPLIT, arrays(str(key), start)
+            if end < 0:
+                raise ValueError("an array member does not close")
+            yield str(key), start, end, value
+            at = skip(text, end)
+            if text.startswith(",", at):
+                at = skip(text, at + 1)
+            elif not text.startswith("}", at):
+                raise ValueError("expected ',' or '}'")
+            continue
         try:
             value, end = DECODER.raw_decode(text, start)
         except RecursionError:

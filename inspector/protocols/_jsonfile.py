@@ -390,17 +390,21 @@ def member_chunks(data: bytes, chunk: Chunk) -> Iterator[tuple[str, Chunk]]:
     at = _skip(text, 0)
     if not text.startswith("{", at):
         return
-    try:
-        members = list(_jsondeep.scan_object(text, at))
+    found: list[tuple[str, Chunk]] = []
+
+    def items(key: str, start: int) -> int:  # an array member, split as it is read: decoded once
+        closed: list[int] = []
+        for item in _split_array(text, data, chunk.offset, pos, start, _member_label(key), closed):
+            found.append((key, item))
+        return closed[0] if closed else -1
+
+    try:  # nothing of an object that is not JSON somewhere (as when it was decoded whole first)
+        for key, start, end, value in _jsondeep.scan_object(text, at, items):
+            if isinstance(value, dict):
+                found.append((key, _item_chunk(data, chunk.offset, pos, (start, end), key, value, None)))
     except (ValueError, RecursionError):
         return
-    for key, start, end, value in members:
-        if isinstance(value, list) or (value is _jsondeep.TOO_DEEP and text.startswith("[", start)):
-            label = _member_label(key)
-            for item in _split_array(text, data, chunk.offset, pos, start, label):
-                yield key, item
-        elif isinstance(value, dict):
-            yield key, _item_chunk(data, chunk.offset, pos, (start, end), key, value, None)
+    yield from found
 
 
 def _member_label(key: str) -> Callable[[int], str]:

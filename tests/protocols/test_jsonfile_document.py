@@ -43,3 +43,17 @@ def test_what_is_not_one_object_takes_the_general_path(tmp_path: Path) -> None:
     bad.write_bytes(b'{\n"a": "\xff"\n}\n')  # not UTF-8: an error, as before
     [(_, _, _, _, value, error)] = _chunks(bad)
     assert value is None and error is not None and "UTF-8" in error
+
+
+def test_a_member_item_nested_too_deeply_costs_only_itself(tmp_path: Path) -> None:
+    deep = "[" * 100_000 + "]" * 100_000
+    path = tmp_path / "doc.json"
+    path.write_text('{"messages": [{"id": "a"}, ' + deep + ', {"id": "b"}], "x": {"y": 1}}\n')
+    [chunk] = _jsonfile.read_chunks(str(path))
+    found = [(key, item.value, item.error) for key, item in _jsonfile.member_chunks(path.read_bytes(), chunk)]
+    assert found == [
+        ("messages", {"id": "a"}, None),
+        ("messages", None, "nested too deeply to decode"),
+        ("messages", {"id": "b"}, None),
+        ("x", {"y": 1}, None),
+    ]
