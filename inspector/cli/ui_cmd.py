@@ -59,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     skipped: list[str] = []
     try:
-        open_paths(args.paths, args.format, skipped)
+        opened = open_paths(args.paths, args.format, skipped)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
@@ -86,6 +86,9 @@ def run(args: argparse.Namespace) -> int:
         otlp_content_limit=args.otlp_content_limit,
     )
     warnings += [f"skipped {reason}" for reason in skipped]
+    from inspector.sources.feeds import feed_for
     from inspector.ui.app import run_open
 
-    return run_open(options, config, warnings)
+    follow = args.follow or config.follow
+    source = feed_for(opened=opened, follow=follow, replay=args.replay, speed=speed) if opened else None
+    return run_open(options, config, warnings, source)

@@ -33,11 +33,14 @@ import enum
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.answer import compose
 from inspector.model import Call, CallStore, Clock, Result
 from inspector.model.events import Event
+
+if TYPE_CHECKING:
+    from inspector.sources.feeds import FileSource, ReplaySource
 
 
 class SourceStatus(str, enum.Enum):
@@ -136,7 +139,9 @@ class Source:
 
     Capabilities are declared, never probed: ``is_live`` (events keep arriving), ``can_answer``
     (answers go back through it), ``can_follow`` (a file that grows can be followed), ``can_seek``
-    (a replay: play, pause, step, seek); :meth:`clock` is the clock its calls are judged by.
+    (a replay: play, pause, step, seek); :meth:`clock` is the clock its calls are judged by. What a
+    capability needs beyond a flag is an object the source hands out, None where it has none:
+    :attr:`files` (session files: load, follow) and :attr:`replaying` (a replay: read, control).
     """
 
     name: str = "source"
@@ -156,6 +161,16 @@ class Source:
     def clock(self, wall: Clock) -> Clock:
         """The clock this source's calls are judged by (countdowns, overdue); ``wall`` is the app's."""
         return wall
+
+    @property
+    def files(self) -> FileSource | None:
+        """The session files it reads into its store and can follow (None: it reads no files)."""
+        return None
+
+    @property
+    def replaying(self) -> ReplaySource | None:
+        """The recording it plays back, with the replay's controls once read (None: not a replay)."""
+        return None
 
     @property
     def state(self) -> SourceState:

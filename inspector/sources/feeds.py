@@ -62,6 +62,10 @@ class FileSource(Source):
     def label(self) -> str:
         return self._label
 
+    @property
+    def files(self) -> FileSource:
+        return self
+
     def clock(self, wall: Clock) -> Clock:
         """A finished file is judged at its last record's time; a followed one at the wall clock."""
         if self.following:
@@ -235,6 +239,10 @@ class ReplaySource(Source):
     @property
     def label(self) -> str:
         return self._label
+
+    @property
+    def replaying(self) -> ReplaySource:
+        return self
 
     def clock(self, wall: Clock) -> Clock:
         return self.control.clock if self.control is not None else wall

@@ -14,6 +14,7 @@ from textual.worker import Worker
 from inspector.config import Config
 from inspector.model import CallStore, Clock, SystemClock
 from inspector.sources.base import Source
+from inspector.sources.feeds import feed_for
 from inspector.sources.files import open_paths
 from inspector.textsafe import one_line
 from inspector.themes import (
@@ -28,7 +29,7 @@ from inspector.ui import keys
 from inspector.ui.commands import InspectorCommands
 from inspector.ui.options import UiOptions
 from inspector.ui.screens.help import HelpScreen
-from inspector.ui.screens.main import MainContent, MainScreen
+from inspector.ui.screens.main import MainScreen
 
 if TYPE_CHECKING:
     from inspector.live.session import LiveSession
@@ -65,7 +66,8 @@ class InspectorApp(App[int]):
         clock: Clock | None = None,
         config: Config | None = None,
         warnings: list[str] | None = None,
-        session: MainContent | None = None,
+        source: Source | None = None,
+        label: str = "",
     ) -> None:
         self.options = options or UiOptions()
         self.config = config or Config()
@@ -74,7 +76,8 @@ class InspectorApp(App[int]):
         self.keymap_overrides: dict[str, str] = {}
         self.theme_names: list[str] = []
         self._startup_warnings = list(warnings or [])
-        self._session = session
+        self._source = source  # what the command line opened (else options.paths, or the browser)
+        self._label = label
         super().__init__()
         self.set_reactive(InspectorApp.now, self.clock.now())
         self._setup_themes()
@@ -134,10 +137,10 @@ class InspectorApp(App[int]):
 
     # -- start -----------------------------------------------------------------------------------
     def get_default_screen(self) -> Screen:
-        if self._session is not None:
-            return MainScreen(self._session, hide_messages=self.hide_messages)
+        if self._source is not None:
+            return MainScreen(self._source, label=self._label, hide_messages=self.hide_messages)
         if self.options.paths:
-            return MainScreen(self.file_session(self.options.paths), hide_messages=self.hide_messages)
+            return MainScreen(self.file_source(self.options.paths), hide_messages=self.hide_messages)
         from inspector.ui.screens.browser import BrowserScreen
 
         return BrowserScreen(self.options.claude_dir, self.options.codex_dir, self.options.gemini_dir)
@@ -146,10 +149,10 @@ class InspectorApp(App[int]):
     def hide_messages(self) -> bool:
         return self.options.hide_messages or self.config.hide_messages
 
-    def file_session(self, paths: list[str]) -> MainContent:
-        """A session reading ``paths`` (raises UnusableInput when one cannot be opened)."""
+    def file_source(self, paths: list[str]) -> Source:
+        """The source reading ``paths`` as the options ask (raises UnusableInput when one cannot be opened)."""
         options = self.options
-        return MainContent(
+        return feed_for(
             opened=open_paths(paths, options.format, []),  # a folder's unreadable file: said at start
             follow=options.follow or self.config.follow,
             replay=options.replay,
@@ -161,17 +164,17 @@ class InspectorApp(App[int]):
         from inspector.sources.session import UnusableInput
 
         try:
-            session = self.file_session(paths)
+            source = self.file_source(paths)
         except UnusableInput as exc:
             self.notify(one_line(str(exc), 300), severity="error", timeout=6)
             return
-        self.push_screen(MainScreen(session, hide_messages=self.hide_messages))
+        self.push_screen(MainScreen(source, hide_messages=self.hide_messages))
 
     def on_mount(self) -> None:
         for warning in self._startup_warnings:
             self.notify(one_line(warning, 400), title="Settings", severity="warning", timeout=8)
         self.set_interval(self.options.tick, self._timer_tick, name="clock")
-        source = self._session.source if self._session is not None else None
+        source = self._source
         if source is not None and source.is_live:
             self._quit_on_sigint()
         if not self.is_headless:  # a real terminal: quit when it goes (SIGHUP, or a hang-up without one)
@@ -275,9 +278,15 @@ class InspectorApp(App[int]):
         )
 
 
-def run_open(options: UiOptions, config: Config | None = None, warnings: list[str] | None = None) -> int:
-    """Run the app on files (or the session browser when ``options.paths`` is empty)."""
-    app = InspectorApp(options, config=config, warnings=warnings)
+def run_open(
+    options: UiOptions,
+    config: Config | None = None,
+    warnings: list[str] | None = None,
+    source: Source | None = None,
+) -> int:
+    """Run the app on ``source`` (the files the command line opened), else on ``options.paths``, or the
+    session browser when there are none."""
+    app = InspectorApp(options, config=config, warnings=warnings, source=source)
     app.run()
     return app.return_code or 0
 
@@ -294,7 +303,8 @@ def run_live(
     config: Config | None = None,
     warnings: list[str] | None = None,
 ) -> int:
-    """Run the app on a live source feeding ``store`` (``inspector live``); reads the config when not given."""
+    """Run the app on a live source (``inspector live``); ``store`` is the one it feeds (``source.store``).
+    Reads the config when not given."""
     if config is None:
         from inspector.config import load_config
 
@@ -302,7 +312,6 @@ def run_live(
         warnings = [*(warnings or []), *found]
     room = source.state.room
     label = f"room {room}" if room else source.label or source.name or "live"
-    session = MainContent(source=source, store=store, label=label)
-    app = InspectorApp(options, config=config, warnings=warnings, session=session)
+    app = InspectorApp(options, config=config, warnings=warnings, source=source, label=label)
     app.run()
     return app.return_code or 0

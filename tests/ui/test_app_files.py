@@ -13,10 +13,10 @@ from inspector.cli import main as cli_main
 from inspector.config import Config
 from inspector.model import CallStore, FakeClock
 from inspector.protocols.format import Format
+from inspector.sources.feeds import FileSource
 from inspector.sources.files import Opened, Progress, read_into
 from inspector.ui.app import InspectorApp
 from inspector.ui.options import UiOptions
-from inspector.ui.screens.main import MainContent
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import StatusBar
@@ -56,8 +56,8 @@ async def test_the_first_calls_show_while_the_rest_is_still_loading(tmp_path):
             yield result(f"a{index}", ts=T0 + index + 0.5)
 
     module = Format("slow", "", lambda p, h: 0, read, lambda r: [])
-    session = MainContent(opened=[Opened(str(path), module, "", 1000)])
-    app = InspectorApp(UiOptions(theme_dirs=[]), clock=FakeClock(T0 + 60), config=Config(), session=session)
+    source = FileSource([Opened(str(path), module, "", 1000)])
+    app = InspectorApp(UiOptions(theme_dirs=[]), clock=FakeClock(T0 + 60), config=Config(), source=source)
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_for(pilot, lambda: len(rows(app)) == 50)
         assert app.screen.has_class("-loading")  # the progress bar stands under the first screen of calls

@@ -16,9 +16,9 @@ from inspector.model import (
 )
 from inspector.model.details import PatchDetail
 from inspector.model.diff import hunks_from_structured_patch
+from inspector.sources.feeds import StoreSource
 from inspector.ui.app import InspectorApp
 from inspector.ui.options import UiOptions
-from inspector.ui.screens.main import MainContent
 
 T0 = 1_700_000_000.0
 """The fake clock's start: 2023-11-14 22:13:20 UTC."""
@@ -208,8 +208,8 @@ def make_app(
     options = options or UiOptions(theme_dirs=[])
     if options.theme_dirs is None:
         options.theme_dirs = []
-    session = MainContent(store=store, label=label, source=source)
-    return InspectorApp(options, clock=clock, config=config or Config(), session=session)
+    source = source if source is not None else StoreSource(store, label)
+    return InspectorApp(options, clock=clock, config=config or Config(), source=source, label=label)
 
 
 def file_app(paths: list[str], *, clock: FakeClock | None = None, **option_args) -> InspectorApp:

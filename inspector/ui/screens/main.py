@@ -18,7 +18,8 @@ from textual.worker import Worker, WorkerState, get_current_worker
 from inspector.model import CallStore
 from inspector.model.clock import Clock
 from inspector.model.filter import FilterError, parse_filter
-from inspector.sources.feeds import FileSource, ReplaySource, feed_for, stop_quietly
+from inspector.sources.base import Source
+from inspector.sources.feeds import stop_quietly
 from inspector.sources.files import Progress, source_labels
 from inspector.sources.payloads import FilePayloads
 from inspector.sources.replaying import ReplayControl
@@ -31,7 +32,6 @@ from inspector.ui.screens.main_keys import MainKeys
 from inspector.ui.screens.main_messages import (
     CallsChanged,
     LoadProgress,
-    MainContent,
     ReplayReady,
     SourceChanged,
 )
@@ -60,33 +60,28 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
 
     BINDINGS = keys.MAIN_BINDINGS
 
-    def __init__(self, session: MainContent, *, hide_messages: bool = False) -> None:
+    def __init__(self, source: Source, *, label: str = "", hide_messages: bool = False) -> None:
+        """Show ``source`` (files, a replay, a live room or hub, a store: built by the command line or the
+        app); ``label`` names it in the status bar (else the files' names)."""
         super().__init__()
-        self.session = session
-        self.source = feed_for(
-            opened=session.opened,
-            follow=session.follow,
-            replay=session.replay,
-            speed=session.speed,
-            source=session.source,
-            store=session.store,
-            label=session.label,
-        )
-        paths = [o.path for o in session.opened]
+        self.source = source
+        self.source_label = label
+        self.files = source.files
+        self.replaying = source.replaying
+        read = self.files or self.replaying
+        opened = list(read.opened) if read is not None else []
+        paths = [o.path for o in opened]
         self.sources = source_labels(paths) if paths else {}
-        self.files = self.source if isinstance(self.source, FileSource) else None
-        self.replaying = self.source if isinstance(self.source, ReplaySource) else None
-        store = session.store if session.store is not None else self.source.store
-        self.view = RowView(store)
+        self.view = RowView(source.store)
         self.view.hide_messages = hide_messages
         self.view.seen = 0  # rows show what the feed has taken in, never what a loader added since
         self.presenter = MainPresenter(
             self.source,
             self.view,
             self._post_changed,
-            label=session.label,
+            label=label,
             labels=self.sources,
-            opened=session.opened,
+            opened=opened,
         )
         self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
         self._warned = ""  # the source warning last told in a notice
@@ -207,7 +202,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self.source.run(self._source_stop),
             group="source",
             exit_on_error=False,
-            description=f"connecting to {one_line(self.session.label, 60)}",
+            description=f"connecting to {one_line(self.source_label or self.source.label, 60)}",
         )
 
     def _post_source_changed(self, state: object) -> None:

@@ -1,28 +1,11 @@
-"""What a main screen is asked to show (``MainContent``), and the messages it posts itself from threads."""
+"""The messages a main screen posts itself, from threads and listeners."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
-
 from textual.message import Message
 
-from inspector.model import CallStore
 from inspector.model.events import Event
-from inspector.sources.base import Source
-from inspector.sources.files import Opened, Progress
-
-
-@dataclass
-class MainContent:
-    """What a main screen is asked to show: files (``opened``), or a live ``source`` feeding ``store``."""
-
-    opened: list[Opened] = field(default_factory=list)
-    follow: bool = False
-    replay: bool = False
-    speed: float = 1.0
-    source: Source | None = None
-    store: CallStore | None = None
-    label: str = ""
+from inspector.sources.files import Progress
 
 
 class CallsChanged(Message, bubble=False):
