@@ -133,14 +133,11 @@ async def test_j_and_k_scroll_the_full_screen_detail_and_tab_brings_the_list_bac
         detail = app.screen.query_one(DetailPane)
         assert app.screen.has_class("-detail-open") and detail.has_focus
         await pilot.press("j", "j", "j")
-        await pilot.pause()
-        assert detail.scroll_y == 3
+        assert await wait_for(pilot, lambda: detail.scroll_y == 3), detail.scroll_y
         await pilot.press("k")
-        await pilot.pause()
-        assert detail.scroll_y == 2
-        await pilot.press("G")
-        await pilot.pause()
-        assert detail.scroll_y == detail.max_scroll_y > 100
+        assert await wait_for(pilot, lambda: detail.scroll_y == 2), detail.scroll_y
+        await pilot.press("G")  # the scroll to the end is animated: wait for it to arrive
+        assert await wait_for(pilot, lambda: detail.scroll_y == detail.max_scroll_y > 100), detail.scroll_y
         await pilot.press("tab")
         await pilot.pause()
         assert not app.screen.has_class("-detail-open") and listing.has_focus  # the list shows again
