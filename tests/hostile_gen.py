@@ -152,6 +152,33 @@ def _otlp_records() -> list[tuple[str, dict]]:
     ]
 
 
+def _gemini_telemetry_records() -> list[tuple[str, dict]]:
+    """Gemini CLI's telemetry outfile: one tool call log record per call; ids come from the order within
+    the prompt, so each record names its call by its prompt (k1, k2, k3: one call each)."""
+    out: list[tuple[str, dict]] = []
+    for index, call_id in enumerate(IDS):
+        attributes = {
+            "event.name": "gemini_cli.tool_call",
+            "event.timestamp": f"2025-11-24T16:00:0{index}.000Z",
+            "function_name": "read_file",
+            "function_args": '{"absolute_path": "/x"}',
+            "duration_ms": 5,
+            "success": True,
+            "prompt_id": call_id,
+            "session.id": "s1",
+        }
+        out.append(
+            (call_id, {"hrTime": [1764000000 + index, 0], "attributes": attributes, "body": "Tool call"})
+        )
+    return out
+
+
+def _pretty_objects(records: list[Any]) -> bytes:
+    return "".join(r if isinstance(r, str) else json.dumps(r, indent=2) + "\n" for r in records).encode(
+        "utf-8", "surrogatepass"
+    )
+
+
 RECORDING_HEADER = {"format": "inspector-recording", "version": 1, "created": "2026-11-01T10:00:00+00:00"}
 
 # format name -> (file suffix, records of good calls, how to write them)
@@ -277,6 +304,7 @@ BASES: dict[str, tuple[str, Callable[[], list[tuple[str, dict]]], Writer]] = {
     "gemini": (".jsonl", _gemini_records, _gemini_lines),
     "gemini-json": (".json", _gemini_records, _gemini_document),
     "otlp": (".jsonl", _otlp_records, _jsonl),
+    "gemini_telemetry": (".log", _gemini_telemetry_records, _pretty_objects),
 }
 FORCED = {
     "alicia-json": "alicia",

@@ -16,7 +16,17 @@ from inspector.protocols.format import Format
 from inspector.userpath import open_binary
 
 # Order matters only for ties in sniffing: the most specific formats first.
-FORMAT_NAMES = ("recording", "claude", "codex", "gemini", "otlp", "alicia", "rap", "lmkit")
+FORMAT_NAMES = (
+    "recording",
+    "claude",
+    "codex",
+    "gemini",
+    "otlp",
+    "gemini_telemetry",
+    "alicia",
+    "rap",
+    "lmkit",
+)
 
 HEAD_BYTES = 64 * 1024
 LATER_HEADS = 3  # long first lines skipped when the head alone names no format

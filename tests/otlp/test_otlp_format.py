@@ -131,3 +131,34 @@ def test_a_call_redecoded_for_the_detail_has_its_payloads() -> None:
     request, results = hydrate(weather)
     assert request.params == {"city": "Paris"}
     assert results[0].data == {"temp_c": 12}
+
+
+def test_gemini_cli_telemetry_outfile_calls_numbered_within_their_prompt() -> None:
+    store = CallStore()
+    infos = load([str(FIXTURES / "gemini_telemetry.log")], store)
+    assert [info.format for info in infos] == ["gemini_telemetry"]  # sniffed
+    store.clock = store.end_clock()
+    assert states(store) == {"p-0001#1": State.SUCCEEDED, "p-0001#2": State.DENIED, "p-0002": State.FAILED}
+    read = next(call for call in store.all_calls() if call.call_id == "p-0001#1")
+    assert read.tool == "read_file" and read.request.params == {"absolute_path": "/home/dev/app/README.md"}
+    assert read.latency_ms is not None and abs(read.latency_ms - 120) < 1e-3  # start = end - duration_ms
+    assert "no id" in read.notes["no_id"]  # said in the detail
+    shell = next(call for call in store.all_calls() if call.call_id == "p-0002")
+    assert shell.result is not None and shell.result.error_message == "Command exited with code 1"
+    assert sum(store.skipped.values()) == 3  # the prompt event, the span, the metrics
+    dropped = CallStore(keep_payloads=False)
+    load([str(FIXTURES / "gemini_telemetry.log")], dropped)
+    again = next(call for call in dropped.all_calls() if call.call_id == "p-0001#2")
+    assert hydrate(again)[0].params == {"file_path": "/home/dev/app/notes.md", "content": "hi"}
+
+
+def test_a_broken_object_in_the_gemini_outfile_hides_only_itself(tmp_path: Path) -> None:
+    text = (FIXTURES / "gemini_telemetry.log").read_text()
+    objects = text.split("\n}\n")
+    objects[1] = objects[1][: len(objects[1]) // 2]  # the first tool call cut in the middle
+    path = tmp_path / "telemetry.log"
+    path.write_text("\n}\n".join(objects))
+    store = CallStore()
+    load([str(path)], store)
+    assert len(store.malformed) == 1
+    assert store.call_count == 2  # the other two calls
