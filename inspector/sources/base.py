@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any
 from inspector.answer import compose
 from inspector.model import Call, CallStore, Clock, Result
 from inspector.model.events import Event
+from inspector.sources.files import Progress
 
 if TYPE_CHECKING:
     from inspector.sources.feeds import FileSource, ReplaySource
@@ -97,6 +98,7 @@ class SourceState:
 
 StateListener = Callable[[SourceState], None]
 EventsListener = Callable[[list[Event]], None]
+ProgressListener = Callable[[Progress], None]
 
 
 class LiveConnectError(Exception):
@@ -157,6 +159,7 @@ class Source:
         self._state = SourceState(since=time.time())
         self._state_listeners: list[StateListener] = []
         self._event_listeners: list[EventsListener] = []
+        self._progress_listeners: list[ProgressListener] = []
 
     def clock(self, wall: Clock) -> Clock:
         """The clock this source's calls are judged by (countdowns, overdue); ``wall`` is the app's."""
@@ -189,6 +192,15 @@ class Source:
         """Call ``listener(events)`` after each packet's events are threaded into the store."""
         self._event_listeners.append(listener)
 
+    def watch_progress(self, listener: ProgressListener) -> None:
+        """Call ``listener(progress)`` while :meth:`run` reads what is there already (files), from the
+        reading thread; the last call has ``progress.finished``."""
+        self._progress_listeners.append(listener)
+
+    def _report_progress(self, progress: Progress) -> None:
+        for listener in list(self._progress_listeners):
+            listener(progress)
+
     def _set_state(self, **changes: Any) -> None:
         if "status" in changes and changes["status"] != self._state.status:
             changes.setdefault("since", time.time())
@@ -208,7 +220,8 @@ class Source:
         """Begin producing events (connect, open...)."""
 
     async def run(self, stop: asyncio.Event) -> None:
-        """Produce events until ``stop`` is set; a source that can come back (a room) keeps coming back.
+        """Produce events until ``stop`` is set: the one lifecycle the UI drives for every source (files
+        are read, then followed when asked; a room that goes away is joined again).
 
         The default starts once: a source that cannot be lost has nothing to retry.
         """

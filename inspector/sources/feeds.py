@@ -51,6 +51,7 @@ class FileSource(Source):
         self.opened = opened
         self.store = CallStore(keep_payloads=keep_payloads_for(opened))
         self.follow_asked = follow
+        self.breathe = 0.0  # run(): seconds of reading between two pauses (a UI sets it, see read_into)
         self.can_follow = any(supports_follow(o.fmt) for o in opened)
         self.following = False
         self._label = label
@@ -72,6 +73,11 @@ class FileSource(Source):
             return wall
         store = self.store
         return EndOfRecording(lambda: store.last_ts, wall)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Read the files into the store (in a thread, reporting progress), stopping early when ``stop``
+        is set; following them is asked for on their :attr:`files` once read."""
+        await asyncio.to_thread(self.load, self._report_progress, stop.is_set, breathe=self.breathe)
 
     def load(
         self,

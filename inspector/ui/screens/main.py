@@ -188,21 +188,26 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self.presenter.watch(self.store)
             self._stream_out()
             self.set_class(True, "-loading")
-            self._load()
+            # Left alone, the loader would hold the interpreter lock 5 ms at a time (the switch
+            # interval): each time the UI's loop wakes from its selector it would queue behind it (a
+            # convoy). It reads in short slices and lets the lock go between them instead.
+            self.files.breathe = LOAD_SLICE
         else:
             self.presenter.watch(self.store)
             self.post_message(CallsChanged())
-        if self.source.is_live:
-            self._start_source()
+        self._run_source()
         self._update_status()
 
-    def _start_source(self) -> None:
+    def _run_source(self) -> None:
+        """One worker runs the source's lifecycle, whatever it is (read files, join a room...)."""
         self.source.watch_state(self._post_source_changed)
+        self.source.watch_progress(self._post_progress)
+        name = one_line(self.source_label or self.source.label, 60)
         self.run_worker(  # a room that goes away is joined again, with backoff
             self.source.run(self._source_stop),
             group="source",
             exit_on_error=False,
-            description=f"connecting to {one_line(self.source_label or self.source.label, 60)}",
+            description=f"connecting to {name}" if self.source.is_live else "reading session files",
         )
 
     def _post_source_changed(self, state: object) -> None:
@@ -245,15 +250,6 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self.post_message(CallsChanged())
 
     # -- loading ---------------------------------------------------------------------------------
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="reading session files")
-    def _load(self) -> None:
-        worker = get_current_worker()
-        assert self.files is not None
-        # Left alone, the loader would hold the interpreter lock 5 ms at a time (the switch interval):
-        # each time the UI's loop wakes from its selector it would queue behind it (a convoy), and the first
-        # screen could take seconds. It reads in short slices and lets the lock go between them instead.
-        self.files.load(self._post_progress, lambda: worker.is_cancelled, breathe=LOAD_SLICE)
-
     def _post_progress(self, progress: Progress) -> None:
         self.post_message(LoadProgress(progress))
 
@@ -288,7 +284,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def _worker_done(self, event: Worker.StateChanged) -> None:
         if event.state == WorkerState.ERROR:
             host_of(self).worker_failed(event.worker)
-        if event.worker.group == "load" and event.state in (WorkerState.ERROR, WorkerState.CANCELLED):
+        if event.worker.group in ("load", "source") and event.state in (
+            WorkerState.ERROR,
+            WorkerState.CANCELLED,
+        ):
             self.presenter.load_progress = None
             self.set_class(False, "-loading")
             self._update_status()
