@@ -12,6 +12,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import os
+import time
 from collections.abc import Callable, Iterator
 
 from inspector.model import CallStore
@@ -228,6 +229,10 @@ def subagent_files(folder: str) -> list[str]:
     return sorted(found)
 
 
+PUMP_EVERY = 0.05
+"""Seconds between two deliveries of a playing replay's due events."""
+
+
 class ReplaySource(Source):
     """A recording played back in its own time: seekable, with the replay's clock."""
 
@@ -241,6 +246,47 @@ class ReplaySource(Source):
         self.control: ReplayControl | None = None
         self.store = CallStore(keep_payloads=keep_payloads_for(opened))  # until the replay is read
         self._label = label
+        self.breathe = 0.0  # run(): seconds of reading between two pauses (see read_into)
+        self.wall: Callable[[], float] = time.time  # the clock the replay's time runs against (the UI's)
+
+    async def run(self, stop: asyncio.Event) -> None:
+        """Read the recording in batches (in a thread) and play it from the first one, pumping its due
+        events into the store until ``stop``; every batch and every pump is a state change (the UI
+        shows the new store and the position)."""
+        batches = iter(self.stream(stop.is_set, breathe=self.breathe))
+        pump: asyncio.Future[None] | None = None
+        try:
+            while (batch := await asyncio.to_thread(next, batches, None)) is not None:
+                self._take(*batch, done=False)
+                if pump is None:
+                    pump = asyncio.ensure_future(self._pump(stop))
+            if not stop.is_set():
+                self._take([], {}, done=True)
+                if pump is None:
+                    pump = asyncio.ensure_future(self._pump(stop))
+            await stop.wait()
+        finally:
+            if pump is not None:
+                pump.cancel()
+
+    def _take(self, events: list[Event], namespaces: dict[int, str], *, done: bool) -> None:
+        """A batch of the recording: the first starts the replay, the next ones extend it."""
+        control = self.control
+        if control is None:
+            self.prepare(events, namespaces, self.wall, complete=done).play()
+        else:
+            control.extend(events, namespaces)
+            if done:
+                control.finish()
+        self._set_state()
+
+    async def _pump(self, stop: asyncio.Event) -> None:
+        while not stop.is_set():
+            control = self.control
+            if control is not None and control.replayer.playing:
+                control.pump()
+                self._set_state()
+            await asyncio.sleep(PUMP_EVERY)
 
     @property
     def label(self) -> str:

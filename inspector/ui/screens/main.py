@@ -7,13 +7,13 @@ import time
 from typing import Any
 
 from rich.text import Text
-from textual import on, work
+from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
 from textual.widgets import Input, ProgressBar, Static
-from textual.worker import Worker, WorkerState, get_current_worker
+from textual.worker import Worker, WorkerState
 
 from inspector.model import CallStore
 from inspector.model.clock import Clock
@@ -32,7 +32,6 @@ from inspector.ui.screens.main_keys import MainKeys
 from inspector.ui.screens.main_messages import (
     CallsChanged,
     LoadProgress,
-    ReplayReady,
     SourceChanged,
 )
 from inspector.ui.screens.main_timeline import TimelineActions
@@ -183,7 +182,8 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self.watch(self.app, "now", self._on_tick, init=False)
         if self.replaying is not None:
             self.set_class(True, "-loading")
-            self._read_replay()
+            self.replaying.breathe = LOAD_SLICE  # see the files' below
+            self.replaying.wall = host_of(self).clock.now
         elif self.files is not None:
             self.presenter.watch(self.store)
             self._stream_out()
@@ -207,13 +207,23 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self.source.run(self._source_stop),
             group="source",
             exit_on_error=False,
-            description=f"connecting to {name}" if self.source.is_live else "reading session files",
+            description=f"connecting to {name}"
+            if self.source.is_live
+            else "reading a replay"
+            if self.replaying is not None
+            else "reading session files",
         )
 
     def _post_source_changed(self, state: object) -> None:
         self.post_message(SourceChanged())
 
     def on_source_changed(self, message: SourceChanged) -> None:
+        replay = self.replay
+        if replay is not None:  # a batch read or a pump: show the replay's store at its first batch
+            if self.presenter.feed is None:
+                self.presenter.watch(replay.store)
+                self.set_class(False, "-loading")  # the position bar says '+' while the rest is read
+            self._show_position()
         warning = self.source.state.warning
         if warning and warning != self._warned:
             self.app.notify(
@@ -253,16 +263,6 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def _post_progress(self, progress: Progress) -> None:
         self.post_message(LoadProgress(progress))
 
-    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="reading a replay")
-    def _read_replay(self) -> None:
-        """Read the recording in batches: the replay plays the first one while the rest is read."""
-        assert self.replaying is not None
-        worker = get_current_worker()
-        for events, namespaces in self.replaying.stream(lambda: worker.is_cancelled, breathe=LOAD_SLICE):
-            self.post_message(ReplayReady(events, namespaces))
-        if not worker.is_cancelled:
-            self.post_message(ReplayReady([], {}, done=True))
-
     def on_load_progress(self, message: LoadProgress) -> None:
         progress = message.progress
         self.presenter.load_progress = None if progress.finished else progress
@@ -291,31 +291,6 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self.presenter.load_progress = None
             self.set_class(False, "-loading")
             self._update_status()
-
-    def on_replay_ready(self, message: ReplayReady) -> None:
-        """A batch of the recording: the first starts the replay, the next ones extend it."""
-        assert self.replaying is not None
-        control = self.replaying.control
-        if control is not None:
-            control.extend(message.events, message.namespaces)
-            if message.done:
-                control.finish()
-            self._show_position()
-            return
-        control = self.replaying.prepare(
-            message.events, message.namespaces, host_of(self).clock.now, complete=message.done
-        )
-        self.presenter.watch(control.store)
-        self.set_class(False, "-loading")  # the position bar says '+' while the rest is read
-        control.play()
-        self.set_interval(0.05, self._replay_pump, name="replay")
-        self._update_status()
-
-    def _replay_pump(self) -> None:
-        replay = self.replay
-        if replay is not None and (replay.replayer.playing or replay.backlog):
-            replay.pump()
-            self._show_position()
 
     def replay_apply(self, rebuilt: bool) -> None:
         """After a replay step or seek: follow a rebuilt store and redraw."""

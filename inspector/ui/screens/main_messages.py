@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from textual.message import Message
 
-from inspector.model.events import Event
 from inspector.sources.files import Progress
 
 
@@ -23,13 +22,3 @@ class LoadProgress(Message, bubble=False):
 
 class SourceChanged(Message, bubble=False):
     """A live source's state changed (connected, reconnecting...)."""
-
-
-class ReplayReady(Message, bubble=False):
-    """A batch of a recording read for a replay; ``done`` when the recording has been read to its end."""
-
-    def __init__(self, events: list[Event], namespaces: dict[int, str], *, done: bool = False) -> None:
-        super().__init__()
-        self.events = events
-        self.namespaces = namespaces
-        self.done = done
