@@ -10,8 +10,11 @@ The UI asks the source, never its type (STYLE.md point 2)::
     source.label         # short name for a status bar
     source.state         # SourceState: status (connecting/connected/...), detail, room, identity,
                          #   participants, recording (path or None); state.label is one status line
+    source.files, source.replaying  # capabilities beyond a flag, as objects (None where there are none)
     source.watch_state(callback)          # callback(state) on every change, on the source's loop
-    await source.start(); await source.stop()
+    source.watch_progress(callback)       # callback(progress) while files are read (from that thread)
+    await source.run(stop)                # its whole life until ``stop`` is set: read, play, join, rejoin
+    await source.stop()
 
 Answering (only when ``can_answer``; see :mod:`inspector.answer.compose` for drafts and reviews)::
 

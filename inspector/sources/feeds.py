@@ -2,9 +2,9 @@
 
 The live room (and the demo, which is a live room with a scripted agent in it) is a
 :class:`~inspector.sources.packets.PacketSource`; a store handed over in memory is a :class:`StoreSource`.
-:func:`feed_for` picks the source for what was asked. None of these import Textual: the UI runs their
-blocking parts (``FileSource.load``, ``ReplaySource.stream``) in a worker thread and their async parts
-(``FileSource.follow``, ``Source.run``) on its loop.
+:func:`feed_for` picks the source for what was asked. None of these import Textual: the UI runs each
+source's ``run(stop)`` in one worker on its loop (files are read and a replay's batches in a thread from
+there), and a file's follow (``FileSource.follow``) when the person asks for it.
 """
 
 from __future__ import annotations
