@@ -14,6 +14,8 @@ from typing import Any
 
 import msgpack
 
+from inspector.sources.tasks import wait_within
+
 Send = Callable[[dict[str, Any], str], Awaitable[None]]  # (envelope, "agent" | "user")
 
 USER, ASSISTANT, REASONING, TOOL_REQUEST, TOOL_RESULT = 2, 3, 5, 6, 7
@@ -160,7 +162,7 @@ class Conversation:
         timeout = self.ms(timeout_ms)
         call_id = await self.request(tool, execution, params, timeout, message_id)
         try:
-            envelope = await asyncio.wait_for(asyncio.shield(self.waiting[call_id]), timeout / 1000.0)
+            envelope = await wait_within(asyncio.shield(self.waiting[call_id]), timeout / 1000.0)
         except asyncio.TimeoutError:
             if execution == "either" and fallback is not None:
                 await self.say(TOOL_RESULT, {"id": call_id, "success": True, "result": fallback})

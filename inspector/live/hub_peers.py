@@ -17,7 +17,7 @@ from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
 from inspector.protocols import alicia_hub as hub
-from inspector.sources.tasks import cancel_and_wait
+from inspector.sources.tasks import cancel_and_wait, wait_within
 
 ASSISTANT_CONVERSATION = "__assistant__"  # bridge.go's AssistantClientID
 
@@ -119,7 +119,7 @@ class HubBridge:
         try:
             await self._conn.send(hub.encode(hub.TOOL_USE_REQUEST, body, ASSISTANT_CONVERSATION))
             try:
-                return await asyncio.wait_for(waiter, self.timeout)
+                return await wait_within(waiter, self.timeout)
             except asyncio.TimeoutError:
                 raise PeerError(
                     f"tool request timed out after {self.timeout:g}s (assistant device may be offline)"

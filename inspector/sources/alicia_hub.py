@@ -31,7 +31,7 @@ from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
 from inspector.sources.hub_role import RECLAIM, RoleClaim, RoleWatch
 from inspector.sources.livekit_room import safe_url
-from inspector.sources.tasks import cancel_and_wait
+from inspector.sources.tasks import cancel_and_wait, wait_within
 from inspector.textsafe import one_line
 
 REFUSED = "the hub refused the agent secret"  # sources/rejoin.py does not retry this
@@ -168,7 +168,7 @@ class HubSource(RoleClaim):
                 raise TimeoutError(
                     f"the hub sent no acknowledgement (type {kind}) in {self.connect_timeout:g} s"
                 )
-            data = await asyncio.wait_for(self._conn.recv(), left)
+            data = await wait_within(self._conn.recv(), left)
             ack = hub.read_ack(data, kind) if isinstance(data, bytes) else None
             if ack is not None:
                 self._take(data)

@@ -26,6 +26,7 @@ from typing import Any
 from inspector.protocols import alicia_hub as hub
 from inspector.sources.base import AnswerRefused, SourceStatus
 from inspector.sources.packets import PacketSource
+from inspector.sources.tasks import wait_within
 from inspector.textsafe import one_line
 
 RECLAIM = "take the role back with R (headless: kill -USR1 the process, or type 'reclaim' and Enter)"
@@ -72,7 +73,7 @@ class RoleWatch:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + self.connect_timeout
         while True:
-            data = await asyncio.wait_for(self._conn.recv(), max(0.01, deadline - loop.time()))
+            data = await wait_within(self._conn.recv(), max(0.01, deadline - loop.time()))
             ack = hub.read_ack(data, hub.SUBSCRIBE_ACK) if isinstance(data, bytes) else None
             if ack is not None:
                 break

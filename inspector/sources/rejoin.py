@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from typing import Protocol
 
 from inspector.sources.base import LiveConnectError, SourceState
+from inspector.sources.tasks import wait_within
 
 FIRST_DELAY = 0.5
 MAX_DELAY = 10.0
@@ -96,7 +97,7 @@ async def stay_joined(source: Rejoinable, stop: asyncio.Event, *, give_up_after:
         delay = backoff(attempt)
         source.note_retry(attempt, delay, reason)
         try:
-            await asyncio.wait_for(stop.wait(), delay)
+            await wait_within(stop.wait(), delay)
         except asyncio.TimeoutError:
             pass
     return Outcome(True, joined)

@@ -8,6 +8,8 @@ import os
 import struct
 import sys
 
+from inspector.sources.tasks import wait_within
+
 _IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x2, 0x4, 0x8
 _IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x40, 0x80, 0x100, 0x200
 _IN_DELETE_SELF, _IN_MOVE_SELF, _IN_Q_OVERFLOW, _IN_IGNORED = 0x400, 0x800, 0x4000, 0x8000
@@ -147,7 +149,7 @@ class FileWatcher:
         if self._attach():
             assert self._flag is not None
             try:
-                await asyncio.wait_for(self._flag.wait(), timeout)
+                await wait_within(self._flag.wait(), timeout)
             except asyncio.TimeoutError:
                 return False
             self._flag.clear()
