@@ -34,7 +34,7 @@ GOPATH = Path("/usr/share/gocode")
 
 # one pytest-xdist worker for the module: the Go hub is built once per module (gohub), spread over
 # workers it was built in each
-pytestmark = pytest.mark.xdist_group("gohub")
+pytestmark = [pytest.mark.xdist_group("gohub"), pytest.mark.slow]  # builds and runs a Go hub: end to end
 SECRET = "go-secret-51c2"
 
 

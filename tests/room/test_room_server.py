@@ -43,6 +43,7 @@ pytestmark = [
     # one pytest-xdist worker for the module: its scenarios run once per module (the fixtures below),
     # spread over workers they ran once in each
     pytest.mark.xdist_group("room_server"),
+    pytest.mark.slow,  # SDK participants in child processes, on our room and the real server: end to end
 ]
 
 
