@@ -20,10 +20,10 @@ import os
 import tempfile
 import time
 
+import inspector.protocols.alicia.hub as hub
 from inspector.live.hub_peers import HubAgent, scripted_conversation
 from inspector.live.hub_server import HubServer
 from inspector.model import CallStore
-from inspector.protocols import alicia_hub as hub
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.alicia_hub import HubSource
 from inspector.sources.ingest import PacketIngest

@@ -19,7 +19,6 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "inspector.model",
             "inspector.textsafe",
             "inspector.timefmt",
-            "inspector.timescale",
             "inspector.smallfile",
             "inspector.userpath",
             "inspector.calltext",

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from inspector.timescale import GAP_CELLS, Gap, Scale, bar_cells, idle_gaps, tick_label, tick_step, ticks
+from inspector.ui.timescale import GAP_CELLS, Gap, Scale, bar_cells, idle_gaps, tick_label, tick_step, ticks
 
 
 def test_idle_gaps_only_where_nothing_runs():
@@ -116,7 +116,7 @@ def test_bars_use_eighth_blocks():
 def test_spans_added_in_any_order_find_the_same_gaps_as_a_sorted_pass():
     import random
 
-    from inspector.timescale import Spans
+    from inspector.ui.timescale import Spans
 
     rng = random.Random(12)
     for _ in range(300):

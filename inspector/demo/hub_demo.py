@@ -84,7 +84,7 @@ class HubDemo:
             self.finished.set_result(None)
 
     async def _turn(self, turn: int, agent: HubAgent, client: Any, bridge: HubBridge) -> None:
-        from inspector.protocols import alicia_hub as hub
+        import inspector.protocols.alicia.hub as hub
 
         await client.send(hub.encode(2, {"id": f"um_{turn}", "content": "How is my phone?"}, CONVERSATION))
         await agent.play(scripted_conversation(f"_{turn}"), CONVERSATION, pause=self.pause)

@@ -16,7 +16,7 @@ from typing import Any
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed
 
-from inspector.protocols import alicia_hub as hub
+import inspector.protocols.alicia.hub as hub
 from inspector.sources.tasks import cancel_and_wait, wait_within
 
 ASSISTANT_CONVERSATION = "__assistant__"  # bridge.go's AssistantClientID

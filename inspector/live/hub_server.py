@@ -25,7 +25,7 @@ from websockets.asyncio.server import Server, ServerConnection, serve
 from websockets.exceptions import ConnectionClosed
 from websockets.http11 import Request, Response
 
-from inspector.protocols import alicia_hub as hub
+import inspector.protocols.alicia.hub as hub
 
 PATH = "/api/v1/ws"
 AUTH_REFUSED = "authentication required"  # the words ws.go sends

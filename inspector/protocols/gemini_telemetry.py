@@ -19,11 +19,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import inspector.protocols.common.reread as _reread
 from inspector.model.call import NOTES
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, Skipped
 from inspector.model.values import loads_text
-from inspector.protocols import _reread
-from inspector.protocols._values import arguments_summary, parse_time
+from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
 

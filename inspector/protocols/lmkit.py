@@ -7,8 +7,11 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+import inspector.protocols.common.jsonfile as _jsonfile
+import inspector.protocols.common.jsonhead as _jsonhead
+import inspector.protocols.common.reread as _reread
+import inspector.protocols.common.values as _values
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
-from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
 from inspector.protocols.format import Format
 from inspector.textsafe import one_line
 

@@ -25,10 +25,12 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
+import inspector.protocols.common.jsonfile as _jsonfile
+import inspector.protocols.common.jsonhead as _jsonhead
+import inspector.protocols.common.reread as _reread
 from inspector.model.events import Adopt, Event, Malformed, Outcome, RawRef, Request, Result, Skipped
 from inspector.model.values import loads_text
-from inspector.protocols import _jsonfile, _jsonhead, _reread
-from inspector.protocols._values import arguments_summary, parse_time
+from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 
 NAME = "otlp"

@@ -25,7 +25,7 @@ import orjson
 from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef, Result
 from inspector.protocols import FormatError, alicia
-from inspector.protocols.alicia_hub_reading import HubReading
+from inspector.protocols.alicia.hub_reading import HubReading
 from inspector.protocols.format import Format
 from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
 from inspector.userpath import open_append, open_binary
@@ -197,7 +197,7 @@ def check_header(line: bytes, path: str) -> dict[str, Any]:
 
 def read(path: str) -> Iterator[Event]:
     """The events of a recording; a hub's are read together as the live source read them
-    (:mod:`inspector.protocols.alicia_hub_reading`: countdowns, phone calls, delivery, echoes)."""
+    (:mod:`inspector.protocols.alicia.hub_reading`: countdowns, phone calls, delivery, echoes)."""
     header: dict[str, Any] = {}
     events = _read(path, header)
     first = next(events, None)

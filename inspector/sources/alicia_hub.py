@@ -21,12 +21,12 @@ from typing import Any
 
 import msgpack
 
+import inspector.protocols.alicia.hub as hub
 from inspector.answer import compose
 from inspector.answer.stanzas import StanzaCounter
 from inspector.model import Call, CallStore
 from inspector.model.events import Event
-from inspector.protocols import alicia_hub as hub
-from inspector.protocols.alicia_hub_reading import HubReading
+from inspector.protocols.alicia.hub_reading import HubReading
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
 from inspector.sources.hub_role import RECLAIM, RoleClaim, RoleWatch

@@ -8,7 +8,7 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from inspector.protocols.claude_subagents import subagent_tree
+from inspector.protocols.claude.subagents import subagent_tree
 from inspector.sources.claude_scan import first_prompt, scan
 from inspector.userpath import open_binary
 

@@ -23,7 +23,7 @@ from collections import Counter, deque
 from collections.abc import Callable
 from typing import Any
 
-from inspector.protocols import alicia_hub as hub
+import inspector.protocols.alicia.hub as hub
 from inspector.sources.base import AnswerRefused, SourceStatus
 from inspector.sources.packets import PacketSource
 from inspector.sources.tasks import wait_within

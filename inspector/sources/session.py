@@ -14,7 +14,7 @@ from inspector.model import Call, Request, Result
 from inspector.model.details import PersistedDetail
 from inspector.model.events import Event, RawRef
 from inspector.protocols import empty
-from inspector.protocols.claude_details import terminal_text
+from inspector.protocols.claude.details import terminal_text
 from inspector.protocols.format import Format
 from inspector.textsafe import clean
 

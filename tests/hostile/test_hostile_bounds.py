@@ -9,10 +9,10 @@ import pytest
 from factories import make_request
 from websockets.asyncio.server import serve
 
+import inspector.protocols.alicia.hub as hub
 from inspector.answer import rules
 from inspector.answer.engine import AutoResponder, FakeScheduler
 from inspector.model import Call, CallStore, Executor, FakeClock
-from inspector.protocols import alicia_hub as hub
 from inspector.sources.alicia_hub import MAX_MESSAGE, HubSource
 from inspector.sources.base import SourceStatus
 

@@ -8,8 +8,8 @@ import hostile_gen as gen
 import msgpack
 from hostile_io import HEADLESS, run_cli
 
+import inspector.protocols.alicia.hub as hub
 from inspector.model import CallStore
-from inspector.protocols import alicia_hub as hub
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.alicia_hub import HubSource
 

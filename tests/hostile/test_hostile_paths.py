@@ -26,7 +26,7 @@ from inspector.live.errors import SetupError
 from inspector.model.details import PersistedDetail
 from inspector.model.events import Malformed, RawRef
 from inspector.protocols import codex, gemini
-from inspector.protocols._nesting import nest_files
+from inspector.protocols.common.nesting import nest_files
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.agent_sessions import find_codex, find_gemini
 from inspector.sources.claude_sessions import find_sessions

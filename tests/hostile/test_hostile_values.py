@@ -287,8 +287,8 @@ def test_one_packet_of_many_values_is_not_a_flood_of_records():
     without end); the good envelopes of a batch still decode and the rest is counted in one record."""
     import msgpack
 
+    import inspector.protocols.alicia.decode as alicia_decode
     from inspector.model.events import Malformed, Request
-    from inspector.protocols import alicia_decode
 
     good = msgpack.packb(
         {

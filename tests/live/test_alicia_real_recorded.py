@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
+import inspector.protocols.alicia.hub as hub
 from inspector.model import CallStore, Executor, Message
 from inspector.model.filter import parse_filter
-from inspector.protocols import alicia_hub as hub
 from inspector.protocols.recording import RecordingWriter
 from inspector.protocols.recording import read as read_recording
 

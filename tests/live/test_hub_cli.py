@@ -9,9 +9,9 @@ import signal
 import sys
 from pathlib import Path
 
+import inspector.protocols.alicia.hub as hub
 from inspector.live.hub_peers import HubAgent, HubBridge, join, scripted_conversation
 from inspector.live.hub_server import HubServer
-from inspector.protocols import alicia_hub as hub
 
 SECRET = "cli-secret-7f3a"
 ROOT = Path(__file__).resolve().parents[2]

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import asyncio
 
+import inspector.protocols.alicia.hub as hub
 from inspector.live.hub_peers import HubAssistant, HubBridge
 from inspector.live.hub_server import HubServer
 from inspector.model import CallStore, Message
-from inspector.protocols import alicia_hub as hub
 from inspector.sources.alicia_hub import HubSource
 from inspector.sources.hub_role import RoleWatch
 

@@ -23,10 +23,10 @@ import msgpack
 import pytest
 from test_hub_cli import ROOT, connected
 
+import inspector.protocols.alicia.hub as hub
 from inspector.answer import compose
 from inspector.live.hub_peers import HubBridge
 from inspector.model import CallStore, Malformed
-from inspector.protocols import alicia_hub as hub
 from inspector.sources.alicia_hub import HubSource
 
 HERE = Path(__file__).resolve().parent / "gohub"

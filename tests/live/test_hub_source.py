@@ -7,11 +7,11 @@ import json
 
 import pytest
 
+import inspector.protocols.alicia.hub as hub
 from inspector.answer import compose
 from inspector.live.hub_peers import HubAgent, HubBridge, PeerError, join, scripted_conversation
 from inspector.live.hub_server import HubServer
 from inspector.model import CallStore, Message
-from inspector.protocols import alicia_hub as hub
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.alicia_hub import HubSource
 from inspector.sources.base import LiveConnectError, SourceStatus

@@ -81,9 +81,9 @@ async def test_live_hub_no_ui_streams_its_calls_with_otlp(tmp_path) -> None:  # 
     import sys
     from pathlib import Path
 
+    import inspector.protocols.alicia.hub as hub
     from inspector.live.hub_peers import HubAgent, join, scripted_conversation
     from inspector.live.hub_server import HubServer
-    from inspector.protocols import alicia_hub as hub
 
     root = Path(__file__).resolve().parents[2]
     secret = "otlp-secret-5c1d"

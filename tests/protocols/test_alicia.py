@@ -246,7 +246,7 @@ def test_binary_stream_file(tmp_path):
 
 
 def test_hub_housekeeping_frames_say_what_they_hold_instead_of_an_empty_row():
-    from inspector.protocols import alicia_hub as hub
+    import inspector.protocols.alicia.hub as hub
 
     frames = {
         "SubscribeAck": hub.subscribe_ack(True, agent_mode=True),

@@ -10,9 +10,9 @@ from __future__ import annotations
 import msgpack
 import pytest
 
+import inspector.protocols.alicia.hub as hub
 from inspector.model import CallStore
 from inspector.protocols import alicia
-from inspector.protocols import alicia_hub as hub
 from inspector.sources.alicia_hub import HubSource
 
 

@@ -8,6 +8,7 @@ from datetime import datetime, timezone
 import pytest
 from claude_records_factory import SID, call, record, result, use, write
 
+import inspector.protocols.claude.records as claude_records
 from inspector.model import CallStore, Malformed, Message, Outcome, Request, Result, Skipped
 from inspector.model.details import (
     BashDetail,
@@ -20,8 +21,8 @@ from inspector.model.details import (
     TextDetail,
     TodoDetail,
 )
-from inspector.protocols import claude, claude_records, detect
-from inspector.protocols.claude_details import summarize
+from inspector.protocols import claude, detect
+from inspector.protocols.claude.details import summarize
 from inspector.sources.files import load
 from inspector.sources.session import hydrate
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from claude_records_factory import record, write
 
 from inspector.model import CallStore, Message
-from inspector.protocols.claude_commands import command_text
+from inspector.protocols.claude.commands import command_text
 from inspector.sources.files import load
 
 

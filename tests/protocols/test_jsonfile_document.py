@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from inspector.protocols import _jsonfile
+import inspector.protocols.common.jsonfile as _jsonfile
 
 
 def _chunks(path: Path) -> list[tuple[str, int, int, int, object, str | None]]:

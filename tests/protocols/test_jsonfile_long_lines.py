@@ -7,8 +7,8 @@ import json
 
 import pytest
 
+import inspector.protocols.common.jsonfile as _jsonfile
 from inspector.model import values
-from inspector.protocols import _jsonfile
 
 
 @pytest.fixture

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import json
 
+import inspector.protocols.common.jsonfile as _jsonfile
 from inspector.model.events import Request
-from inspector.protocols import _jsonfile, gemini
+from inspector.protocols import gemini
 
 
 def test_array_items_lose_lone_surrogates_and_keep_everything_else(tmp_path):

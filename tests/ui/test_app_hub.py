@@ -71,8 +71,8 @@ async def test_the_person_answers_a_hub_request_and_the_bridge_gets_it_by_reques
 
 
 async def test_the_app_as_a_hub_monitor_lists_the_conversation_and_cannot_answer():
+    import inspector.protocols.alicia.hub as hub
     from inspector.live.hub_peers import HubAgent, join, scripted_conversation
-    from inspector.protocols import alicia_hub as hub
 
     server = await HubServer(SECRET).start()
     clock = SystemClock()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 
 from inspector.model import Call, Malformed, Message, OrphanResult, Outcome, Request, Result
-from inspector.timescale import Spans
+from inspector.ui.timescale import Spans
 from inspector.ui.widgets.timeline_measure import RowSpans
 from inspector.ui.widgets.timeline_rows import item_span
 

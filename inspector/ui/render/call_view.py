@@ -72,7 +72,7 @@ def _with_request_diff(tool: str, request: Request, result: Result) -> Result:
     computed from the request's own parameters (computed here, when shown, not when read)."""
     from dataclasses import replace
 
-    from inspector.protocols import claude_edits
+    import inspector.protocols.claude.edits as claude_edits
 
     details = result.details
     if tool not in claude_edits.EDIT_TOOLS or result.outcome is not Outcome.SUCCESS:

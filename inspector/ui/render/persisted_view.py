@@ -12,7 +12,7 @@ from rich.style import Style
 from rich.text import Text
 
 from inspector.model.details import BashDetail, PersistedDetail
-from inspector.protocols.claude_details import terminal_text
+from inspector.protocols.claude.details import terminal_text
 from inspector.ui.render.parts import heading, muted
 from inspector.ui.render.safe import human_size, inline, safe_text
 

@@ -11,9 +11,9 @@ from textual.strip import Strip
 
 from inspector.model import Call
 from inspector.model.call import Item
-from inspector.timescale import Gap, Scale, Spans
 from inspector.ui import keys
 from inspector.ui.render.rows import SOON, RowStyles
+from inspector.ui.timescale import Gap, Scale, Spans
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
 from inspector.ui.widgets.timeline_measure import RowSpans

@@ -12,7 +12,7 @@ from typing import NamedTuple, Union, cast
 
 from inspector.model import Call, OrphanResult
 from inspector.model.call import Item
-from inspector.timescale import Spans
+from inspector.ui.timescale import Spans
 
 Span = Union[tuple[float, float], tuple[()]]  # noqa: UP007 - a runtime alias, also on 3.10
 """(start, end) of what a row draws without the clock; ``()`` for a row with no time."""

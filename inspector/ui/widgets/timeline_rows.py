@@ -11,8 +11,8 @@ from textual.strip import Strip
 from inspector.model import Call, Malformed, OrphanResult
 from inspector.model.call import Item
 from inspector.textsafe import one_line
-from inspector.timescale import GAP_CELLS, Scale, bar_cells, gap_cells, gap_label, ticks
 from inspector.ui.render.rows import RowStyles, fit, item_ts, timing
+from inspector.ui.timescale import GAP_CELLS, Scale, bar_cells, gap_cells, gap_label, ticks
 
 LABEL_MAX = 28
 NO_TIME = "(no time)"

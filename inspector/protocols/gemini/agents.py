@@ -22,9 +22,9 @@ import os
 import re
 from collections.abc import Callable, Iterator
 
+import inspector.protocols.common.values as _values
 from inspector.model.events import Event, Request
-from inspector.protocols import _values
-from inspector.protocols._nesting import nest_files
+from inspector.protocols.common.nesting import nest_files
 from inspector.userpath import open_binary
 
 _UNSAFE = re.compile(r"[^A-Za-z0-9_-]")

@@ -10,8 +10,8 @@ from typing import Any
 import msgpack
 
 from inspector.model.events import Event, Malformed, Message, RawRef
-from inspector.protocols.alicia_calls import decode_request, decode_result
-from inspector.protocols.alicia_wire import TOOL_USE_REQUEST, TOOL_USE_RESULT, type_name
+from inspector.protocols.alicia.calls import decode_request, decode_result
+from inspector.protocols.alicia.wire import TOOL_USE_REQUEST, TOOL_USE_RESULT, type_name
 from inspector.textsafe import one_line
 
 NAME = "alicia"

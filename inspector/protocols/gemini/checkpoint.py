@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef
-from inspector.protocols.gemini_calls import request_of, result_of
+from inspector.protocols.gemini.calls import request_of, result_of
 
 _ROLES = {"user": "user", "model": "assistant"}
 _CANCELLED = "[Operation Cancelled]"

@@ -4,11 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
+import inspector.protocols.common.values as _values
 from inspector.model.details import DisplayDetail, Segment, TextDetail
 from inspector.model.diff import FileDiff, parse_unified_diff
 from inspector.model.events import Message, Outcome, RawRef, Result
-from inspector.protocols import _values
-from inspector.protocols.rap_fields import (
+from inspector.protocols.rap.fields import (
     ERROR_PREFIX,
     Invalid,
     flag,

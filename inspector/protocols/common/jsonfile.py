@@ -8,8 +8,8 @@ from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Any, BinaryIO
 
+import inspector.protocols.common.jsondeep as _jsondeep
 from inspector.model import values
-from inspector.protocols import _jsondeep
 from inspector.userpath import open_binary
 
 # exact: an integer too long for Python stays its digits (model/values.py), never a ValueError

@@ -7,7 +7,7 @@ Facts from longregen/alicia (read, not copied), the reasons for each rule:
   30 s for its answer (``mcp/assistant/bridge.go`` ToolTimeout), so such a request gets the source's
   tool timeout. A server request (the agent's own, ``agent/protocol.go`` SendToolStart) is waited on by
   nobody with a limit (``agent/agent.go`` calls the MCP server without one): no countdown
-  (:func:`~inspector.protocols.alicia_calls.decode_request` already leaves it without).
+  (:func:`~inspector.protocols.alicia.calls.decode_request` already leaves it without).
 * **phone tool calls**: the agent announces ``assistant:get_battery`` (``execution: "server"``, id
   ``call_…``, the user's conversation), then calls the bridge over MCP stdio, which sends its own
   ``get_battery`` request (``execution: "client"``, a fresh UUID, conversation ``__assistant__``, no

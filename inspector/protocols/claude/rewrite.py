@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
+import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Marker, RawRef, Skipped
-from inspector.protocols import _reread
 
 _DEPTH = 6  # how deep a record is searched for the block (a progress copy nests it two levels down)
 

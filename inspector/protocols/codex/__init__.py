@@ -10,6 +10,9 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
+import inspector.protocols.common.jsonhead as _jsonhead
+import inspector.protocols.common.reread as _reread
+import inspector.protocols.common.values as _values
 from inspector.model import values
 from inspector.model.events import (
     Event,
@@ -22,12 +25,11 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.protocols import _jsonhead, _reread, _values
-from inspector.protocols.codex_calls import command_line, output_text, params
-from inspector.protocols.codex_ends import POLLERS, State, end_event, output, unanswered_ends
-from inspector.protocols.codex_hosted import HOSTED as _HOSTED
-from inspector.protocols.codex_hosted import hosted
-from inspector.protocols.codex_threads import nested
+from inspector.protocols.codex.calls import command_line, output_text, params
+from inspector.protocols.codex.ends import POLLERS, State, end_event, output, unanswered_ends
+from inspector.protocols.codex.hosted import HOSTED as _HOSTED
+from inspector.protocols.codex.hosted import hosted
+from inspector.protocols.codex.threads import nested
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
 

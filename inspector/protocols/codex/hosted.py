@@ -7,9 +7,9 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+import inspector.protocols.common.values as _values
 from inspector.model.events import Event, Outcome, RawRef, Request, Result
-from inspector.protocols import _values
-from inspector.protocols.codex_ends import State, output
+from inspector.protocols.codex.ends import State, output
 
 HOSTED = ("tool_search_call", "tool_search_output", "image_generation_call")
 _SEARCH = "tool_search"

@@ -14,7 +14,7 @@ import re
 from collections.abc import Callable, Iterator
 
 from inspector.model.events import Event
-from inspector.protocols._nesting import nest_files
+from inspector.protocols.common.nesting import nest_files
 
 _THREAD = re.compile(r"[0-9A-Za-z][0-9A-Za-z_-]{7,80}")
 _DAY = re.compile(r"\d{4}[/\\]\d{2}[/\\]\d{2}$")

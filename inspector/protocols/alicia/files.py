@@ -10,7 +10,7 @@ import msgpack
 
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef
-from inspector.protocols.alicia_decode import NAME, decode_object, decode_packet, reason_of, unpack
+from inspector.protocols.alicia.decode import NAME, decode_object, decode_packet, reason_of, unpack
 from inspector.protocols.raw_record import (
     NOTHING,
     Packet,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from inspector.model.events import Event, Executor, Malformed, Outcome, RawRef, Request, Result
-from inspector.protocols.alicia_wire import DEFAULT_TIMEOUT_MS
+from inspector.protocols.alicia.wire import DEFAULT_TIMEOUT_MS
 from inspector.textsafe import one_line, summarize
 
 _EXECUTORS = {e.value: e for e in Executor}

@@ -9,11 +9,15 @@ from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
+import inspector.protocols.common.jsonfile as _jsonfile
+import inspector.protocols.common.jsonhead as _jsonhead
+import inspector.protocols.common.reread as _reread
+import inspector.protocols.common.values as _values
+import inspector.protocols.gemini.checkpoint as gemini_checkpoint
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _jsonhead, _reread, _values, gemini_checkpoint
 from inspector.protocols.format import Format
-from inspector.protocols.gemini_agents import agent_of, nested, unnamed
-from inspector.protocols.gemini_calls import call_id_of, is_answered, request_of, result_of
+from inspector.protocols.gemini.agents import agent_of, nested, unnamed
+from inspector.protocols.gemini.calls import call_id_of, is_answered, request_of, result_of
 
 NAME = "gemini"
 DESCRIPTION = (

@@ -13,7 +13,7 @@ from typing import Any
 
 from inspector.model.details import BashDetail, DisplayDetail, PatchDetail, TextDetail
 from inspector.model.events import Event, Message, Outcome, RawRef, Result
-from inspector.protocols.codex_calls import (
+from inspector.protocols.codex.calls import (
     SHELL_TOOLS,
     body,
     duration_s,
@@ -23,7 +23,7 @@ from inspector.protocols.codex_calls import (
     running,
     script,
 )
-from inspector.protocols.codex_patch import changes_detail, has_hunks, patch_detail
+from inspector.protocols.codex.patch import changes_detail, has_hunks, patch_detail
 
 TEXT_LIMIT = 20_000
 # Tools whose output may say "still running": the call that started it is decided later.

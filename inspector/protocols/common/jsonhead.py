@@ -8,7 +8,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.model import values
-from inspector.protocols._jsonfile import _BOM, _DECODER, _scan_array, _skip
+from inspector.protocols.common.jsonfile import _BOM, _DECODER, _scan_array, _skip
 
 
 def head_records(head: bytes, lines: int, wanted: re.Pattern[bytes] | None = None) -> Iterator[Any]:

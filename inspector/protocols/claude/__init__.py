@@ -8,13 +8,14 @@ from functools import partial
 from io import BufferedReader
 from typing import Any
 
+import inspector.protocols.common.jsonhead as _jsonhead
+import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
-from inspector.protocols import _jsonhead, _reread
-from inspector.protocols.claude_records import ReadState, RecordOrigin, bad, decode, time_of
-from inspector.protocols.claude_resume import Resume, Together
-from inspector.protocols.claude_rewrite import Rewrite
-from inspector.protocols.claude_subagents import AgentFile, Planner, agent_id_of, is_agent_file
+from inspector.protocols.claude.records import ReadState, RecordOrigin, bad, decode, time_of
+from inspector.protocols.claude.resume import Resume, Together
+from inspector.protocols.claude.rewrite import Rewrite
+from inspector.protocols.claude.subagents import AgentFile, Planner, agent_id_of, is_agent_file
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
 

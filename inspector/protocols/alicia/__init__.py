@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from inspector.protocols.alicia_decode import (
+from inspector.protocols.alicia.decode import (
     NAME,
     decode_object,
     decode_packet,
@@ -10,8 +10,8 @@ from inspector.protocols.alicia_decode import (
     trace_context,
     unpack,
 )
-from inspector.protocols.alicia_files import decode_line, raw_record, read, redecode, sniff
-from inspector.protocols.alicia_wire import (
+from inspector.protocols.alicia.files import decode_line, raw_record, read, redecode, sniff
+from inspector.protocols.alicia.wire import (
     DEFAULT_TIMEOUT_MS,
     FILL_LIMIT,
     MAX_PACKET_BYTES,

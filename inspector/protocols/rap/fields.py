@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from inspector.protocols import _values
+import inspector.protocols.common.values as _values
 
 ERROR_PREFIX = "Error: "
 

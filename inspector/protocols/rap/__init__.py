@@ -6,10 +6,13 @@ import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
+import inspector.protocols.common.jsonfile as _jsonfile
+import inspector.protocols.common.jsonhead as _jsonhead
+import inspector.protocols.common.reread as _reread
+import inspector.protocols.common.values as _values
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
-from inspector.protocols import _jsonfile, _jsonhead, _reread, _values
 from inspector.protocols.format import Format
-from inspector.protocols.rap_callbacks import (
+from inspector.protocols.rap.callbacks import (
     SEGMENT_TYPES,
     cancel,
     choice_response,
@@ -22,7 +25,7 @@ from inspector.protocols.rap_callbacks import (
     user_choice,
     view_update,
 )
-from inspector.protocols.rap_fields import (
+from inspector.protocols.rap.fields import (
     Invalid,
     ident,
     present,

@@ -7,6 +7,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
+import inspector.protocols.claude.commands as claude_commands
+import inspector.protocols.claude.edits as claude_edits
+import inspector.protocols.claude.marks as claude_marks
+import inspector.protocols.common.values as _values
 from inspector.model.events import (
     Event,
     Malformed,
@@ -18,8 +22,7 @@ from inspector.model.events import (
     Result,
     Skipped,
 )
-from inspector.protocols import _values, claude_commands, claude_edits, claude_marks
-from inspector.protocols.claude_details import (
+from inspector.protocols.claude.details import (
     TASK_TOOLS,
     details,
     has_diff,
@@ -29,10 +32,10 @@ from inspector.protocols.claude_details import (
     terminal_content,
     terminal_text,
 )
-from inspector.protocols.claude_persisted import persisted
-from inspector.protocols.claude_resume import Resume
-from inspector.protocols.claude_rewrite import Rewrite, same_block
-from inspector.protocols.claude_subagents import WORKFLOW_TOOL, Planner, prompt_text, workflow_run
+from inspector.protocols.claude.persisted import persisted
+from inspector.protocols.claude.resume import Resume
+from inspector.protocols.claude.rewrite import Rewrite, same_block
+from inspector.protocols.claude.subagents import WORKFLOW_TOOL, Planner, prompt_text, workflow_run
 
 TEXT_LIMIT = 2000  # conversation text kept per message (the full text stays in the file)
 _INTERRUPTED = "[Request interrupted by user"

@@ -5,10 +5,10 @@ from __future__ import annotations
 import re
 from typing import Any
 
+import inspector.protocols.common.values as _values
 from inspector.model.details import BashDetail, PatchDetail, TextDetail
 from inspector.model.diff import parse_unified_diff
 from inspector.model.events import Malformed, Outcome, RawRef, Request, Result
-from inspector.protocols import _values
 from inspector.textsafe import one_line
 
 SHELL = "run_shell_command"
