@@ -22,7 +22,7 @@ from typing import Any
 import inspector.protocols.common.reread as _reread
 from inspector.model.call import NOTES
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, Skipped
-from inspector.model.values import loads_text
+from inspector.model.values import loads_text, valid
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
@@ -81,7 +81,7 @@ def _decode_all(path: str, data: bytes) -> Iterator[Event]:
             found.append(Malformed(where, f"not JSON: {str(exc)[:200]}", source=path, raw=raw))
         else:
             length = len(text[start:end].encode("utf-8", "surrogateescape"))
-            found.append((value, index, byte_start, length))
+            found.append((valid(value), index, byte_start, length))  # a lone surrogate made valid
         pos, byte_pos = end, byte_start + length
     ids = _call_ids([item[0] for item in found if isinstance(item, tuple)])
     calls = iter(ids)

@@ -13,7 +13,6 @@ from __future__ import annotations
 import asyncio
 import base64
 import gzip
-import json
 import threading
 import zlib
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -21,7 +20,7 @@ from typing import IO, Any
 
 from inspector.model import CallStore
 from inspector.model.events import Malformed, RawRef
-from inspector.model.values import dumps_json
+from inspector.model.values import dumps_json, loads_json
 from inspector.protocols import otlp
 from inspector.sources.base import Source, SourceStatus
 
@@ -37,10 +36,9 @@ class BodyError(ValueError):
 def body_json(signal: str, body: bytes, content_type: str) -> dict[str, Any]:
     """An OTLP/HTTP request body as OTLP JSON (``resourceSpans`` / ``resourceLogs``, ids in hex)."""
     if "json" in content_type:
-        try:
-            value = json.loads(body)
-        except (ValueError, RecursionError) as exc:
-            raise BodyError(f"not JSON: {exc}") from None
+        value, error = loads_json(body)  # lone surrogates made valid, big numbers kept, as every reader does
+        if error is not None:
+            raise BodyError(f"not JSON: {error}")
         if not isinstance(value, dict):
             raise BodyError("not a JSON object")
         return value

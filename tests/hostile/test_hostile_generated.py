@@ -193,3 +193,20 @@ def test_every_format_the_inspector_reads_has_a_generated_base():
 
 def test_zz_report_how_many_cases_ran():
     print(f"\nhostile cases run: {CASES['count']}")
+
+
+def test_a_lone_surrogate_in_a_gemini_telemetry_object_is_made_valid(tmp_path):
+    """Found by the generator (issue 25's class): the telemetry reader's own parser let a lone surrogate
+    through, and dump died on it with UnicodeEncodeError."""
+    path = tmp_path / "telemetry.log"
+    path.write_text(
+        '{\n  "attributes": {"event.name": "gemini_cli.tool_call", "function_name": "read_file",\n'
+        '    "function_args": "{\\"p\\": \\"\\ud800\\"}", "prompt_id": "p1", "success": true}\n}\n'
+    )
+    from inspector.protocols import gemini_telemetry
+
+    events = list(gemini_telemetry.FORMAT.read(str(path)))
+    assert events
+    for event in events:
+        repr(getattr(event, "params", None)).encode("utf-8")  # raises on a lone surrogate
+    assert "\ufffd" in repr([getattr(event, "params", None) for event in events])
