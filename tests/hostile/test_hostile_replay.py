@@ -52,7 +52,7 @@ async def test_a_replay_shows_rows_and_takes_keys_before_the_file_is_read(tmp_pa
     try:
         async with app.run_test(size=(120, 30)) as pilot:
             call_list = app.screen.query_one(CallList)
-            assert await wait_for(pilot, lambda: len(call_list.view) > 0, 20)
+            assert await wait_for(pilot, lambda: len(call_list.view) > 0, 60)  # a guard: 4 workers on 2 cores
             replayer = app.screen.replay.replayer
             assert counted[0] < HELD_AT and not replayer.complete  # shown while the reader waits mid-file
             assert "+" in app.screen.replay.describe()  # and the position says more is coming
