@@ -143,6 +143,7 @@ async def run_headless(
 def _reclaim_on_request(session: LiveSession, printer: Printer, loop: asyncio.AbstractEventLoop) -> None:
     """Headless, a displaced hub assistant takes its role back on SIGUSR1 or a line 'reclaim' on stdin."""
     source = session.source
+    running: set[asyncio.Task[None]] = set()  # the loop holds its tasks weakly: kept here until done
 
     def reclaim() -> None:
         async def run() -> None:
@@ -151,7 +152,9 @@ def _reclaim_on_request(session: LiveSession, printer: Printer, loop: asyncio.Ab
             except Exception as exc:  # noqa: BLE001 - said, never a crash
                 printer.note("assistant-role", f"could not take the role back: {session.redact(str(exc))}")
 
-        loop.create_task(run())
+        task = loop.create_task(run())
+        running.add(task)
+        task.add_done_callback(running.discard)
 
     try:
         loop.add_signal_handler(signal.SIGUSR1, reclaim)
