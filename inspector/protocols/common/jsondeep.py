@@ -82,19 +82,13 @@ def scan_object(
             value, end = SPLIT, arrays(str(key), start)
             if end < 0:
                 raise ValueError("an array member does not close")
-            yield str(key), start, end, value
-            at = skip(text, end)
-            if text.startswith(",", at):
-                at = skip(text, at + 1)
-            elif not text.startswith("}", at):
-                raise ValueError("expected ',' or '}'")
-            continue
-        try:
-            value, end = DECODER.raw_decode(text, start)
-        except RecursionError:
-            value, end = TOO_DEEP, value_end(text, start)
-            if end < 0:
-                raise ValueError("a member nested too deeply never closes") from None
+        else:
+            try:
+                value, end = DECODER.raw_decode(text, start)
+            except RecursionError:
+                value, end = TOO_DEEP, value_end(text, start)
+                if end < 0:
+                    raise ValueError("a member nested too deeply never closes") from None
         yield str(key), start, end, value
         at = skip(text, end)
         if text.startswith(",", at):
