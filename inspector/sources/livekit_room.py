@@ -134,6 +134,7 @@ class LiveKitSource(PacketSource):
         if self._sdk is None:
             self._sdk = LoopThread()
         self._close_inbox()  # a room left before: what it said is shown, what it says now is not
+        self._present = set()  # who is announced in this join (the inbox may announce while it goes on)
         inbox = self._inbox = Inbox(asyncio.get_running_loop())
         inbox.on_error = self._handover_failed
         self._waiting = SenderWait(asyncio.get_running_loop(), self._released)
@@ -151,8 +152,11 @@ class LiveKitSource(PacketSource):
             self._fail(failure)
         if self._stopping:  # stop() came while joining: it waited for the join, then left
             return
-        self._present = set(others)
+        # the inbox drains on its own while the join goes on: someone who joined meanwhile may be
+        # announced already (and missing from ``others``, taken earlier): kept, never announced twice
         inbox.flush()  # what the SDK said while joining comes before "connected"
+        announced = set(self._present)
+        self._present.update(others)
         name = name or self.state.room
         identity = identity or self.state.identity
         self._set_state(
@@ -160,11 +164,11 @@ class LiveKitSource(PacketSource):
             detail="",
             room=name,
             identity=identity,
-            participants=others,
+            participants=tuple(sorted(self._present)),
             attempt=0,
         )
         self.room_event("connection", f"connected to room {name} as {identity}", identity=identity)
-        for other in others:
+        for other in (o for o in others if o not in announced):
             self.room_event(
                 "participant", f"{other} is in the room", sender=other, identity=other, change="present"
             )
