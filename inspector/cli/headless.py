@@ -56,17 +56,23 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
         return None, None, None
     store = CallStore(keep_payloads=keep_payloads)
     skipped: list[str] = []
+    # The store lives until the command ends: kept out of the cyclic collector's walks, which the
+    # records read again (dump --json) would otherwise set off over and over (a fifth of a dump), and
+    # frozen before the collector is on again (its first run walked the whole store to find nothing).
+    enabled = gc.isenabled()
+    gc.disable()
     try:
         infos = load(paths, store, forced, skipped)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return None, None, None
+    finally:
+        gc.freeze()
+        if enabled:
+            gc.enable()
     for reason in skipped:  # a file of a folder that could not be opened: named, the rest are shown
         print(f"inspector: skipped {reason}", file=sys.stderr)
     store.clock = store.end_clock()  # a file is judged at its last record's time, not today's
-    # The store lives until the command ends: kept out of the cyclic collector's walks, which the
-    # records read again (dump --json) would otherwise set off over and over (a fifth of a dump).
-    gc.freeze()
     return store, infos, flt
 
 
