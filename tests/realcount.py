@@ -8,16 +8,22 @@ included where the format has them. Run it as a script to print the counts of th
 
 Traps each format sets, and how they are met here:
 
-* Claude Code: ``progress`` records (2.1.x) repeat a subagent's tool_use/tool_result blocks inside
-  ``data.message``: only top-level ``user``/``assistant`` records are read. A resume written into the
+* Claude Code: ``progress`` records (2.1.x, ``data.type`` agent_progress) repeat a subagent's
+  tool_use/tool_result blocks inside ``data.message``: they are read only for an agent
+  (``data.agentId``) whose own file is not there (a session committed without its subagent files
+  still holds its subagents' calls in these copies). A resume written into the
   same file and a compaction agent (``subagents/agent-acompact-*``) repeat the session's own tool_use
   ids: a call is its id, counted once. Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
   at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
   ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``).
-  ``tool_result.is_error`` is the error.
+  ``tool_result.is_error`` is the error. A model behind an Anthropic-compatible proxy (GLM through
+  Claude Code 2.0.76) writes ``server_tool_use`` blocks, answered by a ``tool_result`` in the same
+  assistant message: a call like any other.
 * Codex CLI: calls are ``function_call``, ``custom_tool_call``, ``local_shell_call`` (by ``call_id``)
   and ``web_search_call`` (no id: its result is in the item, ``status``); outputs are
-  ``function_call_output``/``custom_tool_call_output`` (by ``call_id``). Both layouts (envelope
+  ``function_call_output``/``custom_tool_call_output`` (by ``call_id``). Newer versions (0.142, Codex
+  Desktop) add ``tool_search_call`` answered by ``tool_search_output`` (by ``call_id``; a status other than
+  completed is a failure) and ``image_generation_call``, which holds its own result as a web search does. Both layouts (envelope
   ``{"type":"response_item","payload":...}`` and the legacy bare items). Items inside ``compacted``
   replacement histories are history, not new calls. Errors: a non-zero exit code in the output (JSON
   ``metadata.exit_code``, ``Exit code: N``, ``Process exited with code N``) or in ``exec_command_end``,
@@ -79,6 +85,9 @@ def _lines(path: Path) -> list[dict]:
 # -- Claude Code ------------------------------------------------------------------------------------
 
 
+_CLAUDE_CALLS = ("tool_use", "server_tool_use")
+
+
 def _claude_blocks(record: dict) -> list[dict]:
     if record.get("type") not in ("user", "assistant"):
         return []
@@ -105,17 +114,30 @@ def claude_files(path: Path) -> list[Path]:
     return files
 
 
+def _progress_copy(record: dict, own_files: set[str]) -> dict | None:
+    """The subagent message an ``agent_progress`` record copies, when the agent's own file is absent."""
+    data = record.get("data") if record.get("type") == "progress" else None
+    if not isinstance(data, dict) or data.get("type") != "agent_progress":
+        return None
+    if data.get("agentId") in own_files or not isinstance(data.get("message"), dict):
+        return None
+    return data["message"]
+
+
 def count_claude(path: Path) -> Counts:
     counts = Counts("claude")
     calls: dict[str, None] = {}
     answered: set[str] = set()
     failed: set[str] = set()
-    for file in claude_files(path):
+    files = claude_files(path)
+    own_files = {f.stem[len("agent-") :] for f in files if f.stem.startswith("agent-")}
+    for file in files:
         counts.files.append(file.name)
         for record in _lines(file):
-            for block in _claude_blocks(record):
-                if block.get("type") == "tool_use" and isinstance(block.get("id"), str):
-                    if block["id"] not in calls and file != path:
+            copy = _progress_copy(record, own_files)
+            for block in _claude_blocks(record if copy is None else copy):
+                if block.get("type") in _CLAUDE_CALLS and isinstance(block.get("id"), str):
+                    if block["id"] not in calls and (file != path or copy is not None):
                         counts.nested += 1
                     calls.setdefault(block["id"])
                 elif block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
@@ -133,8 +155,14 @@ def count_claude(path: Path) -> Counts:
 
 # -- Codex CLI --------------------------------------------------------------------------------------
 
-_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call")
-_OUTPUT_TYPES = ("function_call_output", "custom_tool_call_output", "local_shell_call_output")
+_CALL_TYPES = ("function_call", "custom_tool_call", "local_shell_call", "tool_search_call")
+_OUTPUT_TYPES = (
+    "function_call_output",
+    "custom_tool_call_output",
+    "local_shell_call_output",
+    "tool_search_output",
+)
+_SELF_ANSWERED = ("web_search_call", "image_generation_call")  # the item holds its own result
 _EXIT = re.compile(r"^Exit code: (-?\d+)", re.M)
 _PROCESS_EXIT = re.compile(r"Process exited with code (-?\d+)")
 _RUNNING = re.compile(r"Process running with session ID (\d+)")
@@ -149,6 +177,7 @@ _ERROR_TEXTS = (
     "execution error:",
     "aborted by user",
     "failed in sandbox",
+    "unsupported call:",
 )
 
 
@@ -159,7 +188,7 @@ def _codex_items(path: Path) -> list[tuple[str, dict]]:
         kind, payload = record.get("type"), record.get("payload")
         if kind in ("response_item", "event_msg") and isinstance(payload, dict):
             items.append((kind, payload))
-        elif kind in _CALL_TYPES + _OUTPUT_TYPES + ("web_search_call", "message", "reasoning"):
+        elif kind in _CALL_TYPES + _OUTPUT_TYPES + _SELF_ANSWERED + ("message", "reasoning"):
             items.append(("response_item", record))  # the legacy layout: bare items
     return items
 
@@ -201,7 +230,7 @@ def count_codex(path: Path) -> Counts:
     counts = Counts("codex", files=[path.name])
     calls: dict[str, dict] = {}
     outputs: dict[str, str] = {}
-    web_searches = web_failed = 0
+    web_searches = web_failed = web_open = 0
     ended: dict[str, bool] = {}  # call_id -> failed, from *_end events
     for kind, item in _codex_items(path):
         kind_of = item.get("type")
@@ -212,9 +241,15 @@ def count_codex(path: Path) -> Counts:
                     calls.setdefault(call_id, item)
             elif kind_of in _OUTPUT_TYPES and isinstance(item.get("call_id"), str):
                 outputs.setdefault(item["call_id"], _output_text(item.get("output")))
+                if item.get("status") not in (None, "completed"):
+                    ended.setdefault(item["call_id"], True)
             elif kind_of == "web_search_call":
                 web_searches += 1
                 web_failed += item.get("status") == "failed"
+            elif kind_of == "image_generation_call":
+                web_searches += 1
+                web_failed += item.get("status") in ("failed", "incomplete")
+                web_open += item.get("status") not in ("completed", "failed", "incomplete")
         elif kind_of == "exec_command_end" and isinstance(item.get("call_id"), str):
             code = item.get("exit_code")
             if isinstance(code, int):
@@ -253,7 +288,7 @@ def count_codex(path: Path) -> Counts:
             failed.add(call_id)
     still = set(running.values())  # a process whose end the file never reports: its call is not over
     counts.calls = len(calls) + web_searches
-    counts.answered = len((outputs.keys() & calls.keys()) - still) + web_searches
+    counts.answered = len((outputs.keys() & calls.keys()) - still) + web_searches - web_open
     counts.unanswered = counts.calls - counts.answered
     counts.errors = len(failed) + web_failed
     counts.orphans = len(outputs.keys() - calls.keys())

@@ -71,6 +71,22 @@ BOOKKEEPING = {
     "permission-mode": {"type": "permission-mode", "permissionMode": "acceptEdits", "sessionId": "s"},
     "custom-title": {"type": "custom-title", "customTitle": "1Password", "sessionId": "s"},
     "system": {"type": "system", "subtype": "stop_hook_summary", "uuid": "u", "sessionId": "s"},
+    # a session left at once: its one record (real: InvictusAutomation/oc-admin-home-shared, 2.1.71)
+    "progress": {
+        "parentUuid": None,
+        "sessionId": "s",
+        "version": "2.1.71",
+        "type": "progress",
+        "data": {"type": "hook_progress", "hookEvent": "SessionStart", "hookName": "SessionStart:startup"},
+        "parentToolUseID": "59a4a229",
+        "toolUseID": "59a4a229",
+        "uuid": "u",
+    },
+    "attachment": {"type": "attachment", "attachment": {"type": "deferred_tools_delta"}, "sessionId": "s"},
+    "ai-title": {"type": "ai-title", "aiTitle": "Make notifications portable", "sessionId": "s"},
+    "agent-name": {"type": "agent-name", "agentName": "fix-expiry", "sessionId": "s"},
+    "mode": {"type": "mode", "mode": "normal", "sessionId": "s"},
+    "pr-link": {"type": "pr-link", "sessionId": "s", "prNumber": 22, "prUrl": "https://example.org/pull/22"},
 }
 
 

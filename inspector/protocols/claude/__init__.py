@@ -49,7 +49,8 @@ def sniff(path: str, head: bytes) -> int:
 
 # The bookkeeping records Claude Code writes beside the conversation, and the keys each always has: a
 # session can hold nothing else (2.1.x writes a file of file-history-snapshot records for a session whose
-# every prompt was rewound or that never got an answer), and it is still a Claude Code session.
+# every prompt was rewound or that never got an answer, and 2.1.71 one lone SessionStart hook_progress
+# record for a session left at once), and it is still a Claude Code session.
 _BOOKKEEPING = {
     "file-history-snapshot": ("messageId", "snapshot"),
     "queue-operation": ("operation", "sessionId"),
@@ -57,6 +58,12 @@ _BOOKKEEPING = {
     "permission-mode": ("permissionMode", "sessionId"),
     "custom-title": ("customTitle", "sessionId"),
     "system": ("uuid", "sessionId"),
+    "progress": ("data", "sessionId"),
+    "attachment": ("attachment", "sessionId"),
+    "ai-title": ("aiTitle", "sessionId"),
+    "agent-name": ("agentName", "sessionId"),
+    "mode": ("mode", "sessionId"),
+    "pr-link": ("prUrl", "sessionId"),
 }
 
 
