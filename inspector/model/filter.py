@@ -26,8 +26,10 @@ a big session dropped them) and each item's answer is remembered by the term.
 from __future__ import annotations
 
 import fnmatch
+import math
 import re
-from collections.abc import Callable, Iterable
+import time
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 
 from inspector.model.call import ALSO_IN, Call, Item, OrphanResult, State
@@ -41,7 +43,7 @@ from inspector.model.filter_syntax import (
     tokens,
     values_of,
 )
-from inspector.model.search import Payloads, deep_test
+from inspector.model.search import Payloads, Texts, deep_test
 
 __all__ = [
     "FIELDS",
@@ -294,15 +296,15 @@ def _exec_test(executor: Executor) -> Predicate:
     return lambda item, now: isinstance(item, Call) and item.request.executor is executor
 
 
-def _text_test(needle: str, payloads: Payloads | None) -> Predicate:
+def _text_test(needle: str, payloads: Payloads | None, texts: Texts) -> Predicate:
     low = needle.casefold()
-    deep = deep_test((low,), "any", payloads)
+    deep = deep_test((low,), "any", payloads, texts)
     return lambda item, now: low in haystack(item) or deep(item)
 
 
-def _payload_test(field: str, values: tuple[str, ...], payloads: Payloads | None) -> Predicate:
+def _payload_test(field: str, values: tuple[str, ...], payloads: Payloads | None, texts: Texts) -> Predicate:
     lows = tuple(value.casefold() for value in values)
-    deep = deep_test(lows, field, payloads)
+    deep = deep_test(lows, field, payloads, texts)
     if field != "error":
         return lambda item, now: deep(item)
 
@@ -384,6 +386,47 @@ class Filter:
             return any(self.matches_tree(child, now) for child in item.children)
         return False
 
+    def judge(
+        self,
+        items: Sequence[Item],
+        now: float | None = None,
+        *,
+        start: int = 0,
+        until: float = math.inf,
+        cancelled: Callable[[], bool] = lambda: False,
+        breathe: float = 0.0,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> int:
+        """Ask the filter about ``items[start:]`` and everything nested under them, so that asking again
+        is answered from memory (payload terms remember each item's answer): the slow part of a filter,
+        done where it may take its time (a thread, or a slice of the UI's).
+
+        Returns the index reached: ``len(items)`` when done, less when ``cancelled()`` turned true or
+        ``clock()`` passed ``until``. ``breathe`` > 0: every ``breathe`` seconds the interpreter lock is
+        let go (``time.sleep(0)``), so a UI thread waiting for it takes it at once.
+        """
+        if not self.terms:
+            return len(items)
+        next_breath = clock() + breathe if breathe > 0 else math.inf
+        index = start
+        while index < len(items):
+            if cancelled():
+                return index
+            stack: list[object] = [items[index]]
+            while stack:
+                item = stack.pop()
+                self.matches(item, now)
+                if isinstance(item, Call) and item.children:
+                    stack.extend(item.children)
+            index += 1
+            moment = clock()
+            if moment >= until:
+                return index
+            if moment >= next_breath:
+                time.sleep(0)  # lets the interpreter lock go: a thread waiting for it takes it now
+                next_breath = clock() + breathe
+        return index
+
     def select(self, items: Iterable[Item], now: float | None = None) -> list[Item]:
         """The items that match, in order (no descent into children)."""
         if not self.terms:
@@ -402,10 +445,11 @@ def parse_filter(text: str, payloads: Payloads | None = None) -> Filter:
 
     ``payloads`` reaches the calls' parameters and results (default: the ones in memory).
     """
-    return Filter(text, [_compile(token, payloads) for token in tokens(text)])
+    texts = Texts()  # the terms flatten an item's payloads once between them
+    return Filter(text, [_compile(token, payloads, texts) for token in tokens(text)])
 
 
-def _compile(token: Token, payloads: Payloads | None = None) -> Term:
+def _compile(token: Token, payloads: Payloads | None, texts: Texts) -> Term:
     values = values_of(token)
     field = token.key or "text"
     if field == "state":
@@ -433,9 +477,9 @@ def _compile(token: Token, payloads: Payloads | None = None) -> Term:
                 ) from None
         tests = [_exec_test(executor) for executor in executors]
     elif field in ("param", "result", "error"):
-        tests = [_payload_test(field, values, payloads)]
+        tests = [_payload_test(field, values, payloads, texts)]
     elif field == "text":
-        tests = [_text_test(value, payloads) for value in values]
+        tests = [_text_test(value, payloads, texts) for value in values]
     elif field == "tool" and len(values) > 1:
         tests = [_tools_test(values)]
     elif field == "id" and len(values) > 1:

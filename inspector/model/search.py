@@ -74,25 +74,55 @@ IN_MEMORY = Payloads()
 Where = str  # "param", "result", "error" or "any"
 
 
-def deep_test(needles: tuple[str, ...], where: Where, payloads: Payloads | None) -> Callable[[object], bool]:
+class Texts:
+    """The searched text of the item last asked about, shared by the terms of one filter.
+
+    A filter asks each of its terms about one item before the next item, so ``param:a param:b ...``
+    flattens the item's parameters once, not once per term (a hundred such terms on 10,000 calls took
+    21 s). One filter is asked from one thread at a time; each filter has its own.
+    """
+
+    __slots__ = ("_item", "_version", "_texts")
+
+    def __init__(self) -> None:
+        self._item: object = None
+        self._version = -1
+        self._texts: dict[tuple[Where, int], list[str]] = {}
+
+    def get(self, item: object, version: int, where: Where, source: Payloads) -> list[str]:
+        if item is not self._item or version != self._version:
+            self._item, self._version, self._texts = item, version, {}
+        key = (where, id(source))
+        found = self._texts.get(key)
+        if found is None:
+            found = self._texts[key] = _texts(item, where, source)
+        return found
+
+
+def _texts(item: object, where: Where, source: Payloads) -> list[str]:
+    if isinstance(item, OrphanResult):
+        return [_result_text(item.result, where)] if where in ("result", "any", "error") else []
+    assert isinstance(item, Call)
+    found = []
+    if where in ("param", "any"):
+        found.append(flatten(source.request(item).params))
+    if where in ("result", "any", "error"):
+        found += [_result_text(result, where) for result in source.results(item)]
+    return found
+
+
+def deep_test(
+    needles: tuple[str, ...], where: Where, payloads: Payloads | None, texts: Texts | None = None
+) -> Callable[[object], bool]:
     """A test: does a call's (or orphan result's) payload in ``where`` hold one of the lowercase ``needles``?
 
     Each item's answer is remembered (until the call gets another result), so re-applying the same
-    filter as rows arrive costs nothing for the rows already seen.
+    filter as rows arrive costs nothing for the rows already seen. ``texts``: the filter's shared
+    :class:`Texts` (its terms flatten an item once between them).
     """
     source = payloads or IN_MEMORY
+    shared = texts or Texts()
     memo: dict[int, tuple[object, int, bool]] = {}
-
-    def texts(item: object) -> list[str]:
-        if isinstance(item, OrphanResult):
-            return [_result_text(item.result, where)] if where in ("result", "any", "error") else []
-        assert isinstance(item, Call)
-        found = []
-        if where in ("param", "any"):
-            found.append(flatten(source.request(item).params))
-        if where in ("result", "any", "error"):
-            found += [_result_text(result, where) for result in source.results(item)]
-        return found
 
     def test(item: object) -> bool:
         if not isinstance(item, (Call, OrphanResult)):
@@ -104,7 +134,8 @@ def deep_test(needles: tuple[str, ...], where: Where, payloads: Payloads | None)
         if isinstance(item, Call) and not source.may_hold(item, needles):
             answer = False
         else:
-            answer = any(needle in text for text in texts(item) for needle in needles)
+            found = shared.get(item, version, where, source)
+            answer = any(needle in text for text in found for needle in needles)
         memo[id(item)] = (item, version, answer)
         return answer
 

@@ -52,6 +52,7 @@ class MainPresenter:
         self.tally = Tally()
         self.feed: StoreFeed | None = None
         self.load_progress: Progress | None = None
+        self.judging: float | None = None  # how much of the rows a new filter has judged (None: none)
         self.label = label
         self.labels = labels or {}
         self.opened = opened or []
@@ -124,6 +125,7 @@ class MainPresenter:
             replay=replay,
             loading=self.load_progress.fraction if self.load_progress is not None else None,
             filter=view.filter.text if view.filter is not None else "",
+            filtering=self.judging,
         )
 
     def sources_text(self) -> str:

@@ -41,6 +41,9 @@ class RowView:
         self.version = 0
         self.seen: int | None = None
         """How many top-level store items the rows may show (the feed's count; a loader may be ahead)."""
+        self.waiting = False
+        """True while a new store's items are judged by the filter away from the UI thread: the rows stay
+        empty until the screen's judging is done (it sets this back and rebuilds)."""
 
     def __len__(self) -> int:
         return len(self.items)
@@ -69,8 +72,16 @@ class RowView:
             self.refolded.discard(call)
 
     # -- building ----------------------------------------------------------------------------
+    def top_items(self) -> list[Item]:
+        """The top-level items the rows may show (what the feed has taken in)."""
+        source = self.store.items
+        return list(source if self.seen is None else islice(source, self.seen))
+
     def rebuild(self, now: float | None) -> None:
-        """Flatten the whole store again (after a filter, fold or visibility change)."""
+        """Flatten the whole store again (after a filter, fold or visibility change); nothing while
+        :attr:`waiting`."""
+        if self.waiting:
+            return
         items: list[Item] = []
         depths: list[int] = []
         self.opened = set()
@@ -105,7 +116,17 @@ class RowView:
         return emit
 
     def apply(self, changes: ChangeSet, now: float | None) -> bool:
-        """Take a change set into account; True when rows were added or rebuilt."""
+        """Take a change set into account; True when rows were added or rebuilt.
+
+        A new store under a filter is not judged here: the rows empty and :attr:`waiting` is set, for the
+        screen to judge it in slices (a filter searching payloads may take seconds on a big store)."""
+        if self.waiting:
+            return False
+        if changes.reset and self.filter is not None and not self.filter.empty:
+            self.items, self.depths = [], []
+            self.waiting = True
+            self.version += 1
+            return True
         if changes.reset or changes.nested or self._time_filtered():
             self.rebuild(now)
             return True

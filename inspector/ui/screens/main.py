@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 import time
 from typing import Any
 
@@ -17,7 +18,7 @@ from textual.worker import Worker, WorkerState
 
 from inspector.model import CallStore
 from inspector.model.clock import Clock
-from inspector.model.filter import FilterError, parse_filter
+from inspector.model.filter import Filter, FilterError, parse_filter
 from inspector.sources.base import Source
 from inspector.sources.feeds import stop_quietly
 from inspector.sources.files import Progress, source_labels
@@ -48,6 +49,12 @@ from inspector.ui.widgets.tool_panel import ToolFiguresPanel
 
 LOAD_SLICE = 0.0005
 """Seconds a file load reads before it lets the UI thread run (sources/files.py read_into)."""
+
+JUDGE_HERE = 0.03
+"""Seconds a filter may judge rows on the UI thread; past them the rest is judged in a thread."""
+
+JUDGE_SLICE = 0.2
+"""Seconds of judging in the thread between two progress reports (the status bar's 'filtering N%')."""
 
 FILTER_HINT = (
     'filter: tool:web_* state:failed,timed_out exec:client param:x result:y error:z -id:ab "free text"'
@@ -85,6 +92,8 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
         self._warned = ""  # the source warning last told in a notice
         self._filter_timer: Timer | None = None
+        self._judging: Filter | None = None  # the filter being judged in a thread, shown when done
+        self._judge_stop = threading.Event()  # set: that judging is dropped
         self._flush_timer: Timer | None = None
         self._otlp: Any = None  # the --otlp stream of the files' calls
 
@@ -329,6 +338,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         redraw = self.presenter.take_changes(self.now, time.monotonic())
         if redraw is None:
             return
+        if redraw.reset and self.view.waiting:  # a new store under the filter: judged in slices
+            flt = self._judging or self.view.filter
+            if flt is not None:
+                self.show_filter(flt)
         if redraw.rows:
             self.call_list.rows_changed(reset=redraw.reset)
         elif redraw.repaint:
@@ -409,9 +422,57 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             return False
         error.update("")
         self.set_class(False, "-filter-error")
+        self.show_filter(flt)
+        return True
+
+    def show_filter(self, flt: Filter) -> None:
+        """Show the rows under ``flt``: judged here when that is quick, else in a thread in slices while
+        the keys keep working (a filter searching payloads may take seconds on a big store); the rows
+        keep the filter before until then, and the status bar says 'filtering N%'."""
+        self._judge_stop.set()  # a filter still being judged is dropped: its thread stops at its next row
+        self._judging = None
+        items = self.view.top_items()
+        reached = flt.judge(items, self.now, until=time.monotonic() + JUDGE_HERE)
+        if reached >= len(items):
+            self._install_filter(flt)
+            return
+        self._judging = flt
+        self._judge_stop = threading.Event()
+        self.presenter.judging = reached / len(items)
+        self._update_status()
+        self.run_worker(
+            self._judge_rest(flt, items, reached, self._judge_stop),
+            group="filter",
+            exit_on_error=False,
+            description="filtering",
+        )
+
+    async def _judge_rest(self, flt: Filter, items: list[Any], reached: int, stop: threading.Event) -> None:
+        try:
+            while reached < len(items) and not stop.is_set():
+                reached = await asyncio.to_thread(
+                    flt.judge,
+                    items,
+                    self.now,
+                    start=reached,
+                    until=time.monotonic() + JUDGE_SLICE,
+                    cancelled=stop.is_set,
+                    breathe=LOAD_SLICE,
+                )
+                if self._judging is flt:
+                    self.presenter.judging = reached / len(items)
+                    self._update_status()
+        finally:
+            stop.set()  # a cancelled worker's (the screen going) thread stops at its next row
+        if self._judging is flt and reached >= len(items):
+            self._install_filter(flt)
+
+    def _install_filter(self, flt: Filter) -> None:
+        self._judging = None
+        self.presenter.judging = None
+        self.view.waiting = False
         self.view.filter = None if flt.empty else flt
         self.detail.mark(flt.highlights)
-        self.view.rebuild(self.now)
+        self.view.rebuild(self.now)  # the items judged meanwhile are answered from memory
         self.call_list.rows_changed()
         self._update_status()
-        return True

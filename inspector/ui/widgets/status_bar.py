@@ -30,6 +30,7 @@ class Status:
     replay: str | None = None
     loading: float | None = None
     filter: str = ""
+    filtering: float | None = None  # a new filter's judging, done in part
 
     def signature(self) -> tuple:
         return (
@@ -45,6 +46,7 @@ class Status:
             self.replay,
             None if self.loading is None else round(self.loading, 2),
             self.filter,
+            None if self.filtering is None else round(self.filtering, 2),
         )
 
 
@@ -111,6 +113,8 @@ class StatusBar(Static):
             parts.append(
                 (KEEP, Text.assemble(("filter ", label), one_line(status.filter, 40), (f" ({rows})", label)))
             )
+        if status.filtering is not None:
+            parts.append((KEEP, Text(f"filtering {status.filtering * 100:.0f}%", self._style("on"))))
         if status.follow is not None:
             on = "on" if status.follow else "off"
             shown = "waiting" if status.follow and status.follow_waiting else on

@@ -1,0 +1,136 @@
+"""A filter that searches payloads on a big store never takes the keys away: it is judged in a thread
+while the old rows stay and the status bar says 'filtering N%'; keys and ``q`` work meanwhile."""
+
+from __future__ import annotations
+
+import threading
+import time
+
+from screen_text import settle, wait_for
+from ui_factories import T0, make_app, request, result
+
+from inspector.model import CallStore, FakeClock
+from inspector.model.filter import parse_filter
+from inspector.sources.payloads import FilePayloads
+from inspector.ui.screens import main as main_module
+from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.status_bar import StatusBar
+
+HEAVY = " ".join(f"-param:needle{n}" for n in range(100)) + " param:keep"
+"""A hundred payload terms, each asked of every call (negated terms all run)."""
+
+
+def big_store(count: int) -> CallStore:
+    clock = FakeClock(T0 + count + 5)
+    store = CallStore(clock=clock)
+    for n in range(count):
+        body = {
+            "command": f"echo {n} " + "x" * 200,
+            "nested": {"a": [n, {"b": "keep" if n % 3 == 0 else "drop"}]},
+        }
+        store.ingest(request(f"c{n:05d}", "Bash", ts=T0 + n, params=body))
+        store.ingest(result(f"c{n:05d}", ts=T0 + n + 0.5))
+    return store
+
+
+def status(app) -> str:
+    return str(app.screen.query_one(StatusBar).render())
+
+
+class GatedPayloads(FilePayloads):
+    """Payloads read away from the UI thread wait for the test's gate: the filter cannot end before
+    the test has seen a key handled (on the UI thread nothing waits, so judging there would end it)."""
+
+    gate = threading.Event()
+
+    def request(self, call):
+        if threading.current_thread() is not threading.main_thread():
+            self.gate.wait(30)
+        return super().request(call)
+
+
+async def test_keys_work_while_a_payload_filter_is_judged_and_its_rows_come_after(monkeypatch):
+    GatedPayloads.gate = threading.Event()
+    monkeypatch.setattr(main_module, "FilePayloads", GatedPayloads)
+    store = big_store(3_000)
+    app = make_app(store)
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        calls = screen.query_one(CallList)
+        assert len(screen.view) == 3_000
+        screen.apply_filter(HEAVY)
+        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        assert len(screen.view) == 3_000  # the rows before stay while the new filter is judged
+        before = calls.cursor
+        await pilot.press("j")
+        assert await wait_for(pilot, lambda: calls.cursor == before + 1), calls.cursor
+        hidden = screen.view.hide_messages
+        await pilot.press("m")
+        assert await wait_for(pilot, lambda: screen.view.hide_messages != hidden)
+        assert "filtering" in status(app)  # all of that while the filter still runs
+        GatedPayloads.gate.set()
+        assert await wait_for(pilot, lambda: "filtering" not in status(app), 60), status(app)
+        expected = parse_filter(HEAVY).select(store.items, app.now)
+        assert len(expected) == 1_000
+        assert [item.call_id for item in screen.view.items] == [item.call_id for item in expected]
+        assert "filter -param:needle0" in status(app) and "(1000 rows)" in status(app)
+
+
+async def test_a_new_filter_typed_while_one_is_judged_replaces_it(monkeypatch):
+    GatedPayloads.gate = threading.Event()
+    monkeypatch.setattr(main_module, "FilePayloads", GatedPayloads)
+    app = make_app(big_store(2_000))
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.apply_filter(HEAVY)
+        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        screen.apply_filter("id:c0001")  # no payload: judged at once, the one being judged is dropped
+        assert "filtering" not in status(app)
+        assert [item.call_id for item in screen.view.items] == [f"c0001{n}" for n in range(10)]
+        GatedPayloads.gate.set()
+        await pilot.pause(0.3)
+        await settle(pilot)
+        assert len(screen.view.items) == 10 and "filter id:c0001" in status(app)
+
+
+async def test_q_quits_at_once_while_a_heavy_filter_runs():
+    app = make_app(big_store(20_000))
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        app.screen.apply_filter(HEAVY)
+        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        asked = time.monotonic()
+        await pilot.press("q")
+        assert await wait_for(pilot, lambda: not app.is_running or app._exit_renderables is not None, 10)
+    assert time.monotonic() - asked < 10
+
+
+async def test_a_new_store_under_a_heavy_filter_is_judged_in_the_thread_too(monkeypatch):
+    """A followed file replaced, or a replay sought back, brings a new store: the filter judges its
+    items in the thread as well (the rows wait empty), not all of them in one go on the UI thread."""
+    GatedPayloads.gate = threading.Event()
+    GatedPayloads.gate.set()  # the first store is judged at once
+    monkeypatch.setattr(main_module, "FilePayloads", GatedPayloads)
+    app = make_app(big_store(30))
+    async with app.run_test(size=(120, 34)) as pilot:
+        await settle(pilot)
+        screen = app.screen
+        screen.apply_filter(HEAVY)
+        assert await wait_for(pilot, lambda: len(screen.view.items) == 10), len(screen.view.items)
+        GatedPayloads.gate.clear()
+        bigger = big_store(3_000)
+        screen.presenter.watch(bigger)  # as a replay's seek or a replaced followed file hands it over
+        screen.post_message(main_module.CallsChanged())
+        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        assert screen.view.items == []
+        hidden = screen.view.hide_messages
+        await pilot.press("m")
+        assert await wait_for(pilot, lambda: screen.view.hide_messages != hidden)
+        assert "filtering" in status(app) and screen.view.items == []
+        GatedPayloads.gate.set()
+        assert await wait_for(pilot, lambda: "filtering" not in status(app), 60), status(app)
+        expected = parse_filter(HEAVY).select(bigger.items, app.now)
+        assert [item.call_id for item in screen.view.items] == [item.call_id for item in expected]
+        assert len(expected) == 1_000
