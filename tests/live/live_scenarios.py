@@ -587,10 +587,12 @@ async def ui_rejoin(out: str) -> dict:
             await agent.room.disconnect()
         # the screen is kept as the condition saw it: the status goes back to "connecting" at each try;
         # the list is drawn on its own beat, so the status may tell of the fault a frame before the list
-        # has drawn the call (a loaded CI machine saw that frame): the call must be there while down
+        # has drawn the call (a loaded CI machine saw that frame): the call must be there while down.
+        # The app's own rejoin says when its next try is; before it, the real server's SDK may say
+        # "reconnecting · connection lost, trying to resume" for a moment (its own resume)
         await until(
             lambda: (
-                status_shows(app, "reconnecting", seen, "while_down")
+                status_shows(app, "next try in", seen, "while_down")
                 and "read_local_file" in seen["while_down"]
             ),
             30,
