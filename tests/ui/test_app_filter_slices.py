@@ -6,7 +6,7 @@ from __future__ import annotations
 import threading
 import time
 
-from screen_text import settle, wait_for
+from screen_text import settled, wait_for
 from ui_factories import T0, make_app, request, result
 
 from inspector.model import CallStore, FakeClock
@@ -37,6 +37,10 @@ def status(app) -> str:
     return str(app.screen.query_one(StatusBar).render())
 
 
+def judging(screen) -> bool:
+    return any(worker.group == "filter" and not worker.is_finished for worker in screen.workers)
+
+
 class GatedPayloads(FilePayloads):
     """Payloads read away from the UI thread wait for the test's gate: the filter cannot end before
     the test has seen a key handled (on the UI thread nothing waits, so judging there would end it)."""
@@ -55,12 +59,12 @@ async def test_keys_work_while_a_payload_filter_is_judged_and_its_rows_come_afte
     store = big_store(3_000)
     app = make_app(store)
     async with app.run_test(size=(120, 34)) as pilot:
-        await settle(pilot)
+        assert await wait_for(pilot, lambda: settled(app), 60)  # a big store on a busy machine
         screen = app.screen
         calls = screen.query_one(CallList)
         assert len(screen.view) == 3_000
         screen.apply_filter(HEAVY)
-        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        assert await wait_for(pilot, lambda: "filtering" in status(app), 60), status(app)
         assert len(screen.view) == 3_000  # the rows before stay while the new filter is judged
         before = calls.cursor
         await pilot.press("j")
@@ -82,25 +86,24 @@ async def test_a_new_filter_typed_while_one_is_judged_replaces_it(monkeypatch):
     monkeypatch.setattr(main_module, "FilePayloads", GatedPayloads)
     app = make_app(big_store(2_000))
     async with app.run_test(size=(120, 34)) as pilot:
-        await settle(pilot)
+        assert await wait_for(pilot, lambda: settled(app), 60)  # a big store on a busy machine
         screen = app.screen
         screen.apply_filter(HEAVY)
-        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        assert await wait_for(pilot, lambda: "filtering" in status(app), 60), status(app)
         screen.apply_filter("id:c0001")  # no payload: judged at once, the one being judged is dropped
         assert "filtering" not in status(app)
         assert [item.call_id for item in screen.view.items] == [f"c0001{n}" for n in range(10)]
         GatedPayloads.gate.set()
-        await pilot.pause(0.3)
-        await settle(pilot)
+        assert await wait_for(pilot, lambda: not judging(screen), 60)  # the dropped one has ended
         assert len(screen.view.items) == 10 and "filter id:c0001" in status(app)
 
 
 async def test_q_quits_at_once_while_a_heavy_filter_runs():
-    app = make_app(big_store(20_000))
+    app = make_app(big_store(8_000))
     async with app.run_test(size=(120, 34)) as pilot:
-        await settle(pilot)
+        assert await wait_for(pilot, lambda: settled(app), 60)  # a big store on a busy machine
         app.screen.apply_filter(HEAVY)
-        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        assert await wait_for(pilot, lambda: "filtering" in status(app), 60), status(app)
         asked = time.monotonic()
         await pilot.press("q")
         assert await wait_for(pilot, lambda: not app.is_running or app._exit_renderables is not None, 10)
@@ -115,7 +118,7 @@ async def test_a_new_store_under_a_heavy_filter_is_judged_in_the_thread_too(monk
     monkeypatch.setattr(main_module, "FilePayloads", GatedPayloads)
     app = make_app(big_store(30))
     async with app.run_test(size=(120, 34)) as pilot:
-        await settle(pilot)
+        assert await wait_for(pilot, lambda: settled(app), 60)  # a big store on a busy machine
         screen = app.screen
         screen.apply_filter(HEAVY)
         assert await wait_for(pilot, lambda: len(screen.view.items) == 10), len(screen.view.items)
@@ -123,7 +126,7 @@ async def test_a_new_store_under_a_heavy_filter_is_judged_in_the_thread_too(monk
         bigger = big_store(3_000)
         screen.presenter.watch(bigger)  # as a replay's seek or a replaced followed file hands it over
         screen.post_message(main_module.CallsChanged())
-        assert await wait_for(pilot, lambda: "filtering" in status(app)), status(app)
+        assert await wait_for(pilot, lambda: "filtering" in status(app), 60), status(app)
         assert screen.view.items == []
         hidden = screen.view.hide_messages
         await pilot.press("m")
