@@ -12,9 +12,9 @@ as strings. What becomes a call:
   ``codex.tool_decision`` (by ``call_id``, with ``arguments``, ``output``, ``duration_ms``, ``success``).
 
 A file is read whole (its spans known together, so a parent found in a later line still nests its
-children, and the calls come in time order); a line decoded alone (following a file, the OTLP receiver)
-goes through the same :class:`Decoder`, which keeps what it saw and sends an ``Adopt`` when a parent
-arrives after its children. Where each field comes from: tests/fixtures/otlp/README.md.
+children, and the calls come in time order); lines decoded one at a time (the OTLP receiver's, and a
+followed file's: the decoder that read the file goes on with its appended lines) go through the same
+:class:`Decoder`, which keeps what it saw and sends an ``Adopt`` when a parent arrives after its children. Where each field comes from: tests/fixtures/otlp/README.md.
 """
 
 from __future__ import annotations
@@ -89,14 +89,35 @@ def read(path: str) -> Iterator[Event]:
     events: list[Event] = []
     for value, raw in lines:
         events += decoder.decode(value, raw)
+    _remember(path, decoder)
     yield from bad
     yield from _in_time_order(events, decoder)
 
 
+_FOLLOWED_KEPT = 16
+_FOLLOWED: dict[str, Decoder] = {}
+"""Per file read or followed, the decoder that read it: a line appended later is decoded knowing the
+spans before it, so a subagent's span nests under its call across lines as in a file read at once
+(a parent that comes after its children adopts them)."""
+
+
+def _remember(path: str, decoder: Decoder) -> None:
+    """Keep the decoder of ``path`` for its follow; the files read last only."""
+    _FOLLOWED.pop(path, None)
+    _FOLLOWED[path] = decoder
+    while len(_FOLLOWED) > _FOLLOWED_KEPT:
+        del _FOLLOWED[next(iter(_FOLLOWED))]
+
+
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
-    """The calls of one line decoded alone (a line is a whole TracesData or LogsData)."""
+    """The calls of one line appended to a followed file (a line is a whole TracesData or LogsData),
+    decoded by the decoder that read the lines before it (line 1: a new file, or the old one started
+    again, gets a new one)."""
     events: list[Event] = []
-    decoder = Decoder()
+    decoder = None if raw.where == "line 1" else _FOLLOWED.get(raw.source)
+    if decoder is None:
+        decoder = Decoder()
+        _remember(raw.source, decoder)
     for chunk in _jsonfile.line_chunks(line, raw.offset, raw.where):
         one = RawRef(raw.source, chunk.where, chunk.offset, chunk.length, protocol=NAME)
         if chunk.error is not None:
