@@ -11,11 +11,15 @@ Traps each format sets, and how they are met here:
 * Claude Code: ``progress`` records (2.1.x, ``data.type`` agent_progress) repeat a subagent's
   tool_use/tool_result blocks inside ``data.message``: they are read only for an agent
   (``data.agentId``) whose own file is not there (a session committed without its subagent files
-  still holds its subagents' calls in these copies). A resume written into the
+  still holds its subagents' calls in these copies). 1.0.x wrote a subagent's records into the session
+  file itself, marked ``isSidechain``: their calls are nested too. A resume written into the
   same file and a compaction agent (``subagents/agent-acompact-*``) repeat the session's own tool_use
   ids: a call is its id, counted once. Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
   at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
-  ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``).
+  ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``). A
+  subagent's calls are nested when a call's result names its ``agentId`` or its first message is a
+  Task/Agent call's prompt (the call may have no result yet); they stand alone otherwise, as those of
+  the 'Warmup' agents 2.1.x starts with a session do.
   ``tool_result.is_error`` is the error. A model behind an Anthropic-compatible proxy (GLM through
   Claude Code 2.0.76) writes ``server_tool_use`` blocks, answered by a ``tool_result`` in the same
   assistant message: a call like any other.
@@ -23,7 +27,9 @@ Traps each format sets, and how they are met here:
   and ``web_search_call`` (no id: its result is in the item, ``status``); outputs are
   ``function_call_output``/``custom_tool_call_output`` (by ``call_id``). Newer versions (0.142, Codex
   Desktop) add ``tool_search_call`` answered by ``tool_search_output`` (by ``call_id``; a status other than
-  completed is a failure) and ``image_generation_call``, which holds its own result as a web search does. Both layouts (envelope
+  completed is a failure) and ``image_generation_call``, which holds its own result as a web search does.
+  A web search is a ``web_search_call`` item, or a ``web_search_end`` event no such item follows (0.126
+  writes both, the event first; 0.145 the event alone). Both layouts (envelope
   ``{"type":"response_item","payload":...}`` and the legacy bare items). Items inside ``compacted``
   replacement histories are history, not new calls. Errors: a non-zero exit code in the output (JSON
   ``metadata.exit_code``, ``Exit code: N``, ``Process exited with code N``) or in ``exec_command_end``,
@@ -131,13 +137,35 @@ def count_claude(path: Path) -> Counts:
     failed: set[str] = set()
     files = claude_files(path)
     own_files = {f.stem[len("agent-") :] for f in files if f.stem.startswith("agent-")}
+    started = set()  # agents a call of the session started: their calls nest under it
+    prompts = set()  # what the Task/Agent calls asked (an agent's first message is its call's prompt)
+    for file in files:
+        for record in _lines(file):
+            result = record.get("toolUseResult")
+            if isinstance(result, dict) and isinstance(result.get("agentId"), str):
+                started.add(result["agentId"])
+            for block in _claude_blocks(record):
+                given = block.get("input") if block.get("type") == "tool_use" else None
+                if block.get("name") in ("Task", "Agent") and isinstance(given, dict):
+                    prompts.add(given.get("prompt"))
+    for file in files[1:]:
+        first = next((r for r in _lines(file) if r.get("type") == "user"), {})
+        said = first.get("message", {}).get("content") if isinstance(first.get("message"), dict) else None
+        if isinstance(said, list):
+            said = next(
+                (b.get("text") for b in said if isinstance(b, dict) and b.get("type") == "text"), None
+            )
+        if isinstance(said, str) and said in prompts:
+            started.add(file.stem[len("agent-") :])
     for file in files:
         counts.files.append(file.name)
+        beneath = file != path and file.stem[len("agent-") :] in started
         for record in _lines(file):
             copy = _progress_copy(record, own_files)
             for block in _claude_blocks(record if copy is None else copy):
                 if block.get("type") in _CLAUDE_CALLS and isinstance(block.get("id"), str):
-                    if block["id"] not in calls and (file != path or copy is not None):
+                    inline = file == path and record.get("isSidechain") is True  # 1.0.x: inline subagent
+                    if block["id"] not in calls and (beneath or copy is not None or inline):
                         counts.nested += 1
                     calls.setdefault(block["id"])
                 elif block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
@@ -203,6 +231,13 @@ def _output_text(output: object) -> str:
     return ""
 
 
+def _exec_header(text: str) -> str:
+    """The lines an exec output starts with, before ``Output:`` (0.115 begins them with ``Command: <the
+    whole command>``, so the exit line can stand far from the start)."""
+    head, found, _ = text.partition("\nOutput:\n")
+    return head if found else text[:400]
+
+
 def _codex_verdict(text: str) -> tuple[bool | None, str | None]:
     """(failed?, running session id) read from an output text; failed None: nothing says."""
     try:
@@ -216,9 +251,9 @@ def _codex_verdict(text: str) -> tuple[bool | None, str | None]:
         text = str(value.get("output", ""))
     if match := _EXIT.search(text[:200]):
         return int(match.group(1)) != 0, None
-    if match := _PROCESS_EXIT.search(text[:400]):
+    if match := _PROCESS_EXIT.search(_exec_header(text)):
         return int(match.group(1)) != 0, None
-    if match := _RUNNING.search(text[:400]):
+    if match := _RUNNING.search(_exec_header(text)):
         return None, match.group(1)
     for line in text.lstrip().splitlines()[:3]:  # "Wall time: 17.0 seconds\naborted by user"
         if line.startswith(_ERROR_TEXTS):
@@ -231,6 +266,7 @@ def count_codex(path: Path) -> Counts:
     calls: dict[str, dict] = {}
     outputs: dict[str, str] = {}
     web_searches = web_failed = web_open = 0
+    lone_ends = pending_end = 0  # web_search_end events with no web_search_call item (0.145)
     ended: dict[str, bool] = {}  # call_id -> failed, from *_end events
     for kind, item in _codex_items(path):
         kind_of = item.get("type")
@@ -244,12 +280,16 @@ def count_codex(path: Path) -> Counts:
                 if item.get("status") not in (None, "completed"):
                     ended.setdefault(item["call_id"], True)
             elif kind_of == "web_search_call":
+                pending_end = 0  # the web_search_end just before it was this search's
                 web_searches += 1
                 web_failed += item.get("status") == "failed"
             elif kind_of == "image_generation_call":
                 web_searches += 1
                 web_failed += item.get("status") in ("failed", "incomplete")
                 web_open += item.get("status") not in ("completed", "failed", "incomplete")
+        elif kind_of == "web_search_end":
+            lone_ends += pending_end  # the end before had no web_search_call after it
+            pending_end = 1
         elif kind_of == "exec_command_end" and isinstance(item.get("call_id"), str):
             code = item.get("exit_code")
             if isinstance(code, int):
@@ -264,6 +304,7 @@ def count_codex(path: Path) -> Counts:
                 ended[item["call_id"]] = "Err" in result or (
                     isinstance(ok, dict) and ok.get("isError") is True
                 )
+    web_searches += lone_ends + pending_end
     failed: set[str] = set()
     running: dict[str, str] = {}  # process session id -> the call that started it
     for call_id, item in calls.items():  # in the order the calls were made
@@ -280,7 +321,7 @@ def count_codex(path: Path) -> Counts:
             except (ValueError, AttributeError):
                 target = None
             starter = running.get(target) if target else None
-            if starter is not None and _PROCESS_EXIT.search(outputs[call_id][:400]):
+            if starter is not None and _PROCESS_EXIT.search(_exec_header(outputs[call_id])):
                 if verdict:
                     failed.add(starter)
                 running.pop(target, None)

@@ -97,6 +97,69 @@ PINNED = {
     "KuantumQuest_MyDotFiles-HyDE/checkpoint-UNED.json": (13, 0, 0, 1, 0),
     # January 2026, Windows: toolCalls with errors
     "fabien-lessirard_dotfiles/session-2026-01-24T18-48-36d4e89a.json": (5, 0, 0, 2, 0),
+    # Claude Code 2.1.19, Linux, committed without its subagent files: the Task's agent_progress copies
+    # hold the subagent's calls (lines 1-13 and 42: the Task, 9 copies, the Task's result)
+    "aistrad_work/f3acc4a2-a351-43d6-a071-1d8560d542d4.jsonl": (7, 6, 4, 1, 0),
+    # 2.0.76 with GLM-4.7 behind an Anthropic-compatible proxy: server_tool_use answered in the same message
+    "aistrad_work/b745b61f-8bed-4a6c-a989-563179ed2740.jsonl": (4, 0, 0, 0, 0),
+    # 2.1.71, Linux: a session left at once, one SessionStart hook_progress record
+    "InvictusAutomation_oc-admin-home-shared/00a0560a-e6c4-4bc1-b9c2-104f0d084dd0.jsonl": (0, 0, 0, 0, 0),
+    # 1.0.29 (NixOS) and 1.0.58 (macOS: a subagent's records inline, isSidechain)
+    "borja-rojo-ilvento_dotfiles/1f0cd9c7-7a7e-4b33-aeac-f6009a446523.jsonl": (1, 0, 0, 1, 0),
+    "dphaener_dotfiles/afc4f5a3-4d18-458f-95cc-1e92dbbded5b.jsonl": (26, 6, 2, 0, 0),
+    # 2.1.92, Linux
+    "Zatoichi-42_claude-zibe/2e67241e-3ebc-452b-9bd0-04a22653db37.jsonl": (2, 0, 0, 0, 0),
+    # Codex: the fork's build calls a tool it does not have ('unsupported call: search.query')
+    "JaydenXsoe_ocodex/rollout-2025-08-27T17-50-50-64427691-f58d-4166-9b30-c7de81feea9b.jsonl": (
+        1,
+        0,
+        0,
+        1,
+        0,
+    ),
+    # 0.63.0 on Linux (gpt-5.1-codex-max), 0.104.0 driven by a Chrome extension through the app server
+    "7567491_Feishu_ClaudeCode/rollout-2025-11-27T13-51-28-019ac3dd-dee1-70c2-a426-cd9099bc4366.jsonl": (
+        16,
+        0,
+        0,
+        5,
+        0,
+    ),
+    "taturou_codex-chrome-extension/rollout-2026-02-24T03-49-50-019c8bd6-1b9f-70c1-b106-b375c88a9c19.jsonl": (
+        5,
+        0,
+        0,
+        0,
+        0,
+    ),
+    # 0.142.5 Codex Desktop: a tool_search_call answered by tool_search_output; exec sessions still
+    # running where the file is cut (its first 79 lines)
+    "ADIOCLASSMATE_dotfile/rollout-2026-07-03T15-12-18-019f26d2-378f-7123-aaab-925df3e2bf7b.jsonl": (
+        21,
+        0,
+        2,
+        5,
+        0,
+    ),
+    # 0.115.0-alpha.27 (VS Code): exec outputs begin with 'Command: <the whole command>', the exit line
+    # far from the start (its first 73 lines, to the first failed command)
+    "kv-248_TeacherEvaluation/rollout-2026-03-17T22-14-40-019cfddd-8b58-7031-9c38-031f65e09077.jsonl": (
+        22,
+        0,
+        1,
+        1,
+        0,
+    ),
+    # 0.146.0 codex-tui: web searches written as web_search_end events alone (no web_search_call item)
+    "seokhyeonhong_motion-jepa/rollout-2026-08-01T07-14-05-019fba3d-e2be-7722-a0af-76168179677c.jsonl": (
+        9,
+        0,
+        0,
+        0,
+        0,
+    ),
+    # Gemini CLI, October 2025, Linux (gemini-2.5-pro)
+    "brexp_infra/session-2025-10-31T07-06-d83802b6.json": (2, 0, 0, 1, 0),
 }
 
 
