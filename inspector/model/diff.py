@@ -197,6 +197,12 @@ def parse_unified_diff(text: str, path: str = "") -> list[FileDiff]:
     return files
 
 
+def has_hunk(text: str) -> bool:
+    """Whether ``parse_unified_diff(text)`` finds a hunk, without parsing it: a line that is a hunk
+    header (no ``---`` or ``+++`` line is one, so none is taken for a file header instead)."""
+    return "@@ -" in text and any(_HUNK_HEADER.match(line) for line in text.splitlines())
+
+
 def _hunk_full(hunk: Hunk, pending: list[str]) -> bool:
     old = sum(1 for line in pending if line[:1] in (" ", "-", ""))
     new = sum(1 for line in pending if line[:1] in (" ", "+", ""))

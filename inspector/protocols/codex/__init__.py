@@ -48,6 +48,12 @@ _ENDS = (
     "collab_waiting_end",
 )
 TEXT_LIMIT = 20_000
+# The payload types ``_event`` and ``_item`` act on (any other is quiet: see ``_quiet``).
+_EVENT_KINDS = frozenset(
+    (*_ENDS, "web_search_end", "guardian_assessment", "turn_aborted", "user_message", "task_started",
+     "thread_rolled_back")
+)  # fmt: skip
+_ITEM_KINDS = frozenset((*_CALLS, *_OUTPUTS, "web_search_call", *_HOSTED, "message"))
 
 
 _FOLLOWED: dict[str, State] = {}
@@ -72,25 +78,42 @@ def sniff(path: str, head: bytes) -> int:
     return 0
 
 
-def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
+def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> Iterator[Event]:
     """Every event of a rollout; a call without an output by the end is ended by its ``*_end`` event if
     one came, else stays pending (or canceled when its turn was aborted). Only a missing or unreadable
     file raises (OSError). The state at the end is kept for following the file as it grows, so what was
     decided at the end is not decided again when the missing records arrive. The sub-agent threads it
-    spawned follow, nested under their spawn calls (``seen``: the rollouts already read)."""
+    spawned follow, nested under their spawn calls (``seen``: the rollouts already read).
+
+    ``details=False`` (a store that drops payloads, ``read_bare``) builds no result details and keeps no
+    result data: each result's ``has_diff`` is still said, and the detail is read again from the record
+    when it is shown."""
     seen = {os.path.abspath(path)} if seen is None else seen
-    state = State()
+    state = State(details=details)
     offset = 0
     with open_binary(path) as fh:
         for number, line in enumerate(fh, 1):
-            raw = RawRef(path, f"line {number}", offset, len(line.rstrip(b"\r\n")), protocol=NAME)
+            start = offset
             offset += len(line)
-            yield from _line(line, raw, state)
+            text = line.lstrip(_BOM) if line.startswith(_BOM) else line
+            record, error = values.loads_json(text)  # exact integers, lone surrogates replaced
+            if error is None:
+                if type(record) is dict and _quiet(record):
+                    continue  # a record that says nothing shown (most lines): no reference made for it
+            elif not text.strip():
+                continue  # a blank line
+            raw = RawRef(path, f"line {number}", start, len(line.rstrip(b"\r\n")), protocol=NAME)
+            yield from _decoded(record, error, raw, state)
     yield from unanswered_ends(state)
     yield from _searched(state, last=True)
     yield from _cancel_aborted(state)
     _FOLLOWED[path] = state
-    yield from nested(path, state.children, read, seen)
+    nested_read = read if details else _read_bare
+    yield from nested(path, state.children, nested_read, seen)
+
+
+def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:
+    return read(path, seen, details=False)
 
 
 def _cancel_aborted(state: State) -> Iterator[Event]:
@@ -125,7 +148,10 @@ def _line(line: bytes | str, raw: RawRef, state: State) -> Iterator[Event]:
         line = line.lstrip(_BOM)
     if not line.strip():
         return
-    record, error = values.loads_json(line)  # exact integers, lone surrogates replaced (model/values.py)
+    yield from _decoded(*values.loads_json(line), raw, state)  # exact integers, lone surrogates replaced
+
+
+def _decoded(record: Any, error: str | None, raw: RawRef, state: State) -> Iterator[Event]:
     if error is not None:
         yield Malformed(raw.where, error, source=raw.source, raw=raw)
         return
@@ -136,6 +162,19 @@ def _line(line: bytes | str, raw: RawRef, state: State) -> Iterator[Event]:
         yield from _record(record, raw, state)
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
+
+
+def _quiet(record: dict[str, Any]) -> bool:
+    """True for a record ``_record`` makes nothing of, neither an event nor a change of state (token
+    counts, reasoning, turn contexts, state lines: most of a rollout), told from its types alone."""
+    kind = record.get("type")
+    if kind == "event_msg" or kind == "response_item":
+        payload = record.get("payload")
+        inner = payload.get("type") if type(payload) is dict else None
+        return type(inner) is str and inner not in (_EVENT_KINDS if kind == "event_msg" else _ITEM_KINDS)
+    if kind == "turn_context":
+        return type(record.get("payload")) is dict
+    return kind is None and record.get("record_type") == "state"
 
 
 def _record(record: dict[str, Any], raw: RawRef, state: State) -> Iterator[Event]:
@@ -375,5 +414,5 @@ def _user_shell(payload: dict[str, Any], ts: float | None, raw: RawRef, state: S
     return Message("user_shell", text, state.group, ts, "user", raw)
 
 
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, read_bare=_read_bare)
 """This format for the registry (:func:`inspector.protocols.get`)."""

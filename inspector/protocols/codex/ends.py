@@ -23,7 +23,7 @@ from inspector.protocols.codex.calls import (
     running,
     script,
 )
-from inspector.protocols.codex.patch import changes_detail, has_hunks, patch_detail
+from inspector.protocols.codex.patch import changes_detail, has_hunks, patch_changes, patch_detail
 
 TEXT_LIMIT = 20_000
 # Tools whose output may say "still running": the call that started it is decided later.
@@ -59,6 +59,7 @@ class State:
     held: dict[str, str] = field(default_factory=dict)  # starter call id -> its output so far
     decided: set[str] = field(default_factory=set)  # ended without their output (file end, aborted turn)
     children: dict[str, str] = field(default_factory=dict)  # spawned thread id -> its spawn_agent call
+    details: bool = True  # False: results carry no detail nor data (a store that drops them), has_diff still
 
 
 def output(
@@ -163,14 +164,18 @@ def result(
         ended, message = Outcome.DENIED, message or "declined"
     elif end.get("status") == "failed" and ended is Outcome.SUCCESS:
         ended, message = Outcome.ERROR, str(end.get("stderr") or "failed").strip()[:200] or "failed"
-    shown = before + body(text)
     more = state.changes.pop(call_id, None)
-    detail = _detail(tool, shown, code, end, more, state.patches.pop(call_id, None))
-    diff = has_hunks(detail) if isinstance(detail, (PatchDetail, DisplayDetail)) else False
+    patch = state.patches.pop(call_id, None)
+    if state.details:
+        shown = before + body(text)
+        detail = _detail(tool, shown, code, end, more, patch)
+        diff = has_hunks(detail) if isinstance(detail, (PatchDetail, DisplayDetail)) else False
+        value = shown[:TEXT_LIMIT] if data is None or isinstance(data, (str, list, dict)) else data
+    else:
+        detail, value, diff = None, None, _has_diff(end, more, patch)
     extra = _extra(call_id, "" if before else text, end, state)
     if ended is Outcome.DENIED and "review" in extra:
         message = str(extra["review"])[:300]  # why the reviewer refused, not the wrapper's text
-    value = shown[:TEXT_LIMIT] if data is None or isinstance(data, (str, list, dict)) else data
     return Result(
         call_id, ended, state.group, value, None if code in (None, 0) else str(code), message, ts, "tool", raw,
         detail, diff, tool, extra=extra,
@@ -191,6 +196,16 @@ def _extra(call_id: str, text: str, end: dict[str, Any], state: State) -> dict[s
             extra[key] = value
     state.spawned.pop(call_id, None)
     return extra
+
+
+def _has_diff(end: dict[str, Any], more: dict[str, Any] | None, patch: str | None) -> bool:
+    """What ``has_hunks`` says of the detail ``_detail`` would build, without building it (the changes of
+    a ``patch_apply_end`` are rare and still built; a patch envelope, in every apply_patch call, is not)."""
+    changes = end.get("changes") if isinstance(end.get("changes"), dict) else more
+    found = changes_detail(changes) if changes else None
+    if found is not None:
+        return has_hunks(found)
+    return patch is not None and patch_changes(patch)
 
 
 def _detail(

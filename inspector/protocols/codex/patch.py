@@ -11,16 +11,17 @@ from inspector.model.diff import FileDiff, Hunk, hunks_from_structured_patch, pa
 _BEGIN = "*** Begin Patch"
 _FILE = re.compile(r"^\*\*\* (Add|Update|Delete) File: (.*)$")
 _MOVE = re.compile(r"^\*\*\* Move to: (.*)$")
-# A patch inside JavaScript (code mode) or a heredoc: from Begin to End Patch.
-_EMBEDDED = re.compile(r"\*\*\* Begin Patch.*?\*\*\* End Patch", re.DOTALL)
+# A patch inside JavaScript (code mode) or a heredoc: from Begin to the first End Patch after it.
+_END = "*** End Patch"
 
 
 def find_patch(text: str) -> str | None:
     """The first patch envelope in ``text`` (a bare patch, a heredoc or a JavaScript string), else None."""
-    if _BEGIN not in text:
+    start = text.find(_BEGIN)
+    if start < 0:
         return None
-    match = _EMBEDDED.search(text)
-    body = match.group(0) if match else text[text.index(_BEGIN) :]
+    end = text.find(_END, start + len(_BEGIN))  # the shortest span from Begin to End Patch
+    body = text[start : end + len(_END)] if end >= 0 else text[start:]
     if "\\n" in body and "\n" not in body:  # inside a JavaScript / JSON string literal
         body = body.replace("\\n", "\n").replace('\\"', '"').replace("\\'", "'").replace("\\\\", "\\")
     return body
@@ -88,6 +89,25 @@ def patch_detail(text: str) -> PatchDetail | DisplayDetail | None:
         return None
     files = [(kind, path, _sized(hunks)) for kind, path, hunks in parse_patch(body)]
     return _detail([(kind, path, hunks) for kind, path, hunks in files])
+
+
+def patch_changes(text: str) -> bool:
+    """What ``has_hunks(patch_detail(text))`` says, without building the hunks: a line ``parse_patch``
+    puts in a file's hunks as added or removed (any line of an added file, a ``+`` or ``-`` line of an
+    updated one)."""
+    body = find_patch(text)
+    if body is None:
+        return False
+    kind = None
+    for line in body.splitlines():
+        found = _FILE.match(line)
+        if found:
+            kind = found.group(1).lower()
+        elif kind is None or line.startswith("*** End") or _MOVE.match(line):
+            continue
+        elif kind == "add" or (kind == "update" and line[:1] in ("+", "-")):
+            return True
+    return False
 
 
 def changes_detail(changes: Any) -> PatchDetail | DisplayDetail | None:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -14,6 +14,7 @@ import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
 import inspector.protocols.gemini.checkpoint as gemini_checkpoint
+import inspector.protocols.gemini.document as gemini_document
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols.format import Format
 from inspector.protocols.gemini.agents import agent_of, nested, unnamed
@@ -87,14 +88,20 @@ def _in_chats_folder(path: str) -> bool:
     return folder == "chats" and name.startswith("session-") and name.endswith(".jsonl")
 
 
-def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
+def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> Iterator[Event]:
     """Every event of a session file, either layout; bad records become Malformed, the rest still loads.
 
     The sub-agents its calls ran follow, each under its call, when their files are there
-    (gemini_agents.py; ``seen``: the files already read)."""
+    (gemini_agents.py; ``seen``: the files already read). ``details=False`` (a store that drops
+    payloads, ``read_bare``): results without details nor data, their ``has_diff`` still said."""
     seen = {os.path.abspath(path)} if seen is None else seen
-    session = _Session()
-    for chunk in _jsonfile.read_chunks(path):
+    session = _Session(details=details)
+    whole = gemini_document.split(path)  # a session document as the CLI writes it, split in one pass
+    if whole is not None:
+        session.document = True
+        session._header(whole.header)
+        session.add_items(path, whole.items)
+    for chunk in _jsonfile.read_chunks(path) if whole is None else ():
         raw = _raw(path, chunk)
         if chunk.error is not None:
             session.bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
@@ -107,8 +114,13 @@ def read(path: str, seen: set[str] | None = None) -> Iterator[Event]:
     yield from session.bad
     yield from session.events()
     _FOLLOWED[path] = session.follow_state(seen)
-    yield from nested(path, session.group, session.children, read, seen)
-    yield from unnamed(path, session.group, session.spans, read, seen)
+    again = read if details else _read_bare
+    yield from nested(path, session.group, session.children, again, seen)
+    yield from unnamed(path, session.group, session.spans, again, seen)
+
+
+def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:
+    return read(path, seen, details=False)
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -168,6 +180,7 @@ class _Session:
     contents: list[tuple[dict[str, Any], RawRef]] = field(default_factory=list)  # a saved chat's items
     # call id -> (when the model asked for it: its message's time, when it was over: the call's own time)
     spans: dict[str, tuple[float, float]] = field(default_factory=dict)
+    details: bool = True  # False: results without details nor data (see read)
 
     def add_line(self, value: Any, raw: RawRef) -> None:
         kind = _record_kind(value)
@@ -191,17 +204,20 @@ class _Session:
             return
         self.document = True
         self._header(value)
-        for key, item in _jsonfile.member_chunks(raw.read(), chunk):
-            if key != "messages":
-                continue
-            item_raw = _raw(raw.source, item)
+        found = _jsonfile.member_chunks(raw.read(), chunk)
+        self.add_items(raw.source, (item for key, item in found if key == "messages"))
+
+    def add_items(self, path: str, items: Iterable[_jsonfile.Chunk]) -> None:
+        """The items of a document's ``messages`` array."""
+        for item in items:
+            item_raw = _raw(path, item)
             if item.error is not None:
-                self.bad.append(Malformed(item.where, item.error, source=raw.source, raw=item_raw))
+                self.bad.append(Malformed(item.where, item.error, source=path, raw=item_raw))
             elif _record_kind(item.value) == "message":
                 self.messages[item.value["id"]] = (item.value, item_raw)
             else:
                 reason = "a message must be an object with a string 'id'"
-                self.bad.append(Malformed(item.where, reason, source=raw.source, raw=item_raw))
+                self.bad.append(Malformed(item.where, reason, source=path, raw=item_raw))
 
     def _header(self, fields: Any) -> None:
         if not isinstance(fields, dict):
@@ -246,7 +262,7 @@ class _Session:
             later = ordered[index + 1][0].get("timestamp") if index + 1 < len(ordered) else None
             result_ts = _values.parse_time(later) if later is not None else self.last_updated
             asked = _values.parse_time(message.get("timestamp"))
-            for event in _message_events(message, raw, self.group, result_ts, None):
+            for event in _message_events(message, raw, self.group, result_ts, None, self.details):
                 yield event
                 self._note(event)
                 if isinstance(event, Request) and asked is not None:  # a call's own time: when it ended
@@ -287,18 +303,28 @@ def _record_kind(value: Any) -> str:
 
 
 def _message_events(
-    message: dict[str, Any], raw: RawRef, group: str, result_ts: float | None, state: _Follow | None
+    message: dict[str, Any],
+    raw: RawRef,
+    group: str,
+    result_ts: float | None,
+    state: _Follow | None,
+    details: bool = True,
 ) -> list[Event]:
     """The events of one message; a shape no rule foresaw is one Malformed, never the end of the file."""
     try:
-        return list(_message_parts(message, raw, group, result_ts, state))
+        return list(_message_parts(message, raw, group, result_ts, state, details))
     except Exception as exc:  # noqa: BLE001 - one bad message must not hide the others
         reason = f"could not decode: {type(exc).__name__}: {str(exc)[:160]}"
         return [Malformed(raw.where, reason, source=raw.source, raw=raw)]
 
 
 def _message_parts(
-    message: dict[str, Any], raw: RawRef, group: str, result_ts: float | None, state: _Follow | None
+    message: dict[str, Any],
+    raw: RawRef,
+    group: str,
+    result_ts: float | None,
+    state: _Follow | None,
+    details: bool = True,
 ) -> Iterator[Event]:
     """A message's text (when it has some) and its tool calls, each call followed by its result.
 
@@ -327,7 +353,7 @@ def _message_parts(
             if state is not None and call_id:
                 state.requested.add(call_id)
         if is_answered(entry) and (state is None or call_id not in state.answered):
-            result = result_of(entry, group, raw, result_ts)
+            result = result_of(entry, group, raw, result_ts, details=details)
             if result is not None:
                 if state is not None:
                     state.answered.add(call_id)
@@ -391,5 +417,5 @@ _FOLLOWED: dict[str, _Follow] = {}
 """Per followed path: what it has shown (seeded by ``read`` so a follow after a load adds only news)."""
 
 
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line)
+FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, read_bare=_read_bare)
 """This format for the registry (:func:`inspector.protocols.get`)."""

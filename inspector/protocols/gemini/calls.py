@@ -7,7 +7,7 @@ from typing import Any
 
 import inspector.protocols.common.values as _values
 from inspector.model.details import BashDetail, PatchDetail, TextDetail
-from inspector.model.diff import parse_unified_diff
+from inspector.model.diff import has_hunk, parse_unified_diff
 from inspector.model.events import Malformed, Outcome, RawRef, Request, Result
 from inspector.textsafe import one_line
 
@@ -124,11 +124,14 @@ def _function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
     return None
 
 
-def result_of(entry: Any, group: str, raw: RawRef, ts: float | None) -> Result | None:
+def result_of(
+    entry: Any, group: str, raw: RawRef, ts: float | None, *, details: bool = True
+) -> Result | None:
     """The result half of a ``toolCalls[]`` entry, or None while the call has none.
 
     ``ts`` is when the result is known to exist: Gemini CLI stores no time for a result, so the
-    caller passes the next record's time (see gemini.py).
+    caller passes the next record's time (see gemini.py). ``details=False`` (a store that drops
+    payloads): no detail and no data, ``has_diff`` still.
     """
     if not isinstance(entry, dict) or not is_answered(entry):
         return None
@@ -152,7 +155,13 @@ def result_of(entry: Any, group: str, raw: RawRef, ts: float | None) -> Result |
     called = _values.parse_time(entry.get("timestamp"))
     if called is not None and (ts is None or ts < called):
         ts = called  # the record holding the result was written at or after the call's own time
-    details, has_diff = _details(tool, entry.get("resultDisplay"), output)
+    display = entry.get("resultDisplay")
+    if details:
+        detail, has_diff = _details(tool, display, output)
+    else:
+        detail, data = None, None
+        diff = display.get("fileDiff") if isinstance(display, dict) else None
+        has_diff = isinstance(diff, str) and has_hunk(diff)  # what _patch says, without the hunks
     return Result(
         call_id=call_id,
         outcome=outcome,
@@ -162,7 +171,7 @@ def result_of(entry: Any, group: str, raw: RawRef, ts: float | None) -> Result |
         error_message=message,
         ts=ts,
         raw=raw,
-        details=details,
+        details=detail,
         has_diff=has_diff,
         tool=tool,
         extra=extra,
