@@ -58,10 +58,19 @@ def detect(path: str) -> Format:
     """
     with open_binary(path) as fh:
         for head in _heads(fh):
+            if head.startswith(_LFS_POINTER):
+                raise UnknownFormat(
+                    f"{path}: a Git LFS pointer, not the file itself (get it with: git lfs pull)"
+                )
             found = _best(path, head)
             if found is not None:
                 return found
     raise UnknownFormat(f"{path}: not a format the inspector reads (tried {', '.join(FORMAT_NAMES)})")
+
+
+# What a repository cloned without Git LFS holds in place of a large file (real: a committed ~/.codex whose
+# rollouts were kept in LFS); its three lines are no session, and one of them looked like Alicia's hex.
+_LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
 
 
 def _best(path: str, head: bytes) -> Format | None:

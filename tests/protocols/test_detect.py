@@ -105,3 +105,17 @@ def test_bookkeeping_kinds_without_their_keys_are_not_claude(tmp_path):
     path.write_text("\n".join(json.dumps({"type": kind, "id": 1}) for kind in BOOKKEEPING) + "\n")
     with pytest.raises(protocols.UnknownFormat):
         protocols.detect(str(path))
+
+
+@pytest.mark.parametrize("size", ["746946", "124879133"])
+def test_a_git_lfs_pointer_is_said_to_be_one(tmp_path, size):
+    """A committed ~/.codex whose rollouts were kept in Git LFS (real: leejunha781/Codex), cloned without
+    LFS: the pointer was read as Alicia with malformed lines, or refused as an unknown format."""
+    path = tmp_path / "rollout-2026-06-06T00-12-07-019e9857-701f-78f0-88af-9312c1b9b8f1.jsonl"
+    path.write_text(
+        "version https://git-lfs.github.com/spec/v1\n"
+        "oid sha256:10559b5906678f4124a9375e07a16d205de10bb4ded60c7aa4eb2fe9cc193bef\n"
+        f"size {size}\n"
+    )
+    with pytest.raises(protocols.UnknownFormat, match="Git LFS pointer"):
+        protocols.detect(str(path))
