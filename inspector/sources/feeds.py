@@ -19,7 +19,15 @@ from inspector.model import CallStore
 from inspector.model.clock import Clock, EndOfRecording
 from inspector.model.events import Event
 from inspector.sources.base import Source
-from inspector.sources.files import Opened, Progress, keep_payloads_for, read_all, read_into, read_stream
+from inspector.sources.files import (
+    Opened,
+    Progress,
+    keep_payloads_for,
+    read_all,
+    read_into,
+    read_stream,
+    release_freed_heap,
+)
 from inspector.sources.replaying import ReplayControl
 from inspector.sources.session import FileSummary
 from inspector.sources.tail import FileTail, follow, supports_follow
@@ -87,8 +95,12 @@ class FileSource(Source):
         *,
         breathe: float = 0.0,
     ) -> list[FileSummary]:
-        """Read every file into the store (blocking: run it in a thread; ``breathe``: see read_into)."""
-        return read_into(self.store, self.opened, progress=progress, cancelled=cancelled, breathe=breathe)
+        """Read every file into the store (blocking: run it in a thread; ``breathe``: see read_into); the
+        heap the reading freed goes back to the system (the app stays up with what it keeps)."""
+        try:
+            return read_into(self.store, self.opened, progress=progress, cancelled=cancelled, breathe=breathe)
+        finally:
+            release_freed_heap()
 
     def followable(self) -> tuple[list[Opened], list[str]]:
         """The files that can be followed, and the names of the formats that cannot."""

@@ -84,3 +84,26 @@ def test_sources_run_without_textual():
         [sys.executable, "-c", "import json; " + code], capture_output=True, text=True, check=True
     )
     assert json.loads(out.stdout) is False
+
+
+def test_a_load_leaves_the_collector_on_and_what_it_read_collectable():
+    import gc
+    import platform
+    import weakref
+
+    from inspector.sources.files import read_into, release_freed_heap
+
+    assert gc.isenabled()
+    store = CallStore()
+    read_into(store, open_paths([str(SAMPLES / "demo.recording.jsonl")]))
+    assert gc.isenabled() and store.call_count > 0
+    assert gc.get_freeze_count() == 0  # moved to the oldest generation, not frozen for ever
+    gone = weakref.ref(store)
+    calls = list(store.all_calls())
+    calls[0].children.append(calls[1])  # a cycle, which only the collector frees
+    calls[1].parent = calls[0]
+    del store, calls
+    gc.collect()
+    assert gone() is None
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    assert release_freed_heap() is glibc  # asked of glibc; elsewhere nothing is done

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import threading
 
-from inspector.model import CallStore, FakeClock, Message, Outcome, State
+from inspector.model import Call, CallStore, FakeClock, Message, Outcome, State
 from inspector.model.filter import parse_filter
 from inspector.ui.feed import StoreFeed, Tally
 from inspector.ui.view import JUMPS, RowView
@@ -96,6 +96,20 @@ def test_the_tally_counts_nested_calls():
     tally = Tally()
     tally.add(store.items)
     assert tally.counts(1000.0) == {State.PENDING: 1, State.SUCCEEDED: 1}
+
+
+def test_the_tally_counts_each_call_once_numbered_by_a_store_or_made_on_its_own():
+    store = CallStore(clock=FakeClock(1000.0))
+    for n in range(3000):  # past the first block of marks
+        store.ingest(make_request(f"c{n}", ts=1000.0))
+        store.ingest(make_result(f"c{n}"))
+    loose = Call(make_request("loose"), seq=0)  # no store's number: marked by its id
+    loose.results.append(make_result("loose", Outcome.ERROR))
+    tally = Tally()
+    for _ in range(2):
+        tally.add(store.items)
+        tally.add([loose, loose])
+    assert tally.counts(1000.0) == {State.SUCCEEDED: 3000, State.FAILED: 1}
 
 
 # -- RowView -----------------------------------------------------------------------------------

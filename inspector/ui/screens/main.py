@@ -28,7 +28,7 @@ from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.calls_out import CallsOut
 from inspector.ui.host import host_of
-from inspector.ui.presenter import MainPresenter
+from inspector.ui.presenter import LOADING_REPAINT, MainPresenter
 from inspector.ui.screens.main_keys import MainKeys
 from inspector.ui.screens.main_messages import (
     CallsChanged,
@@ -95,6 +95,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._judging: Filter | None = None  # the filter being judged in a thread, shown when done
         self._judge_stop = threading.Event()  # set: that judging is dropped
         self._flush_timer: Timer | None = None
+        self._progress_drawn = float("-inf")  # when the load's progress was last drawn (monotonic)
         self._otlp: Any = None  # the --otlp stream of the files' calls
 
     # -- layout ----------------------------------------------------------------------------------
@@ -275,10 +276,22 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def on_load_progress(self, message: LoadProgress) -> None:
         progress = message.progress
         self.presenter.load_progress = None if progress.finished else progress
-        self.query_one("#loading", ProgressBar).update(progress=progress.fraction * 100)
+        if not progress.finished and (
+            self._flush_timer is not None or time.monotonic() - self._progress_drawn < LOADING_REPAINT
+        ):
+            return  # drawn with the list's flush, due soon, or by a later report: one frame, not two
+        self._draw_progress()
         if progress.finished:
             self._loaded()
         self._update_status()
+
+    def _draw_progress(self) -> None:
+        """The progress bar at the load's last report (the status bar's share is drawn with it)."""
+        progress = self.presenter.load_progress
+        self._progress_drawn = time.monotonic()
+        self.query_one("#loading", ProgressBar).update(
+            progress=100 if progress is None else progress.fraction * 100
+        )
 
     def _loaded(self) -> None:
         if self._flush_timer is not None:
@@ -349,6 +362,8 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         selected = self.call_list.item
         if selected is not None and any(item is selected for item in redraw.updated):
             self.detail.item = selected
+        if self.presenter.load_progress is not None:
+            self._draw_progress()
         self._update_status()
 
     def _on_tick(self, now: float) -> None:
