@@ -16,7 +16,7 @@ from inspector.model import CallStore, Clock, SystemClock
 from inspector.sources.base import Source
 from inspector.sources.feeds import feed_for
 from inspector.sources.files import open_paths
-from inspector.textsafe import one_line
+from inspector.textsafe import clean, one_line
 from inspector.themes import (
     ThemeError,
     available_themes,
@@ -255,8 +255,12 @@ class InspectorApp(App[int]):
         timeout: float | None = None,
         markup: bool = True,
     ) -> None:
-        """Notifications carry paths, ids and errors from sessions: never read them as markup."""
-        super().notify(message, title=title, severity=severity, timeout=timeout, markup=False)
+        """Notifications carry paths, ids and errors from sessions and settings: never read as markup, and
+        made inert here, the one way every notice goes (an export folder or a path named with ESC or bidi
+        controls reached the terminal through 'Wrote ... to PATH')."""
+        super().notify(
+            clean(message), title=one_line(title, 120), severity=severity, timeout=timeout, markup=False
+        )
 
     def action_help_quit(self) -> None:
         """ctrl+c does not quit: say which key does, in plain words (Textual's own notice is markup)."""
