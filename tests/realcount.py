@@ -17,9 +17,10 @@ Traps each format sets, and how they are met here:
   ids: a call is its id, counted once. Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
   at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
   ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``). A
-  subagent's calls are nested when a call's result names its ``agentId`` or its first message is a
-  Task/Agent call's prompt (the call may have no result yet); they stand alone otherwise, as those of
-  the 'Warmup' agents 2.1.x starts with a session do.
+  subagent's calls are nested when a call's result names its ``agentId``, its first message is a
+  Task/Agent call's prompt (the call may have no result yet), or its ``.meta.json`` names the call
+  (``toolUseId``, 2.1.2xx) or the ``name`` an Agent call gave it (an in-process teammate); they stand
+  alone otherwise, as those of the 'Warmup' agents 2.1.x starts with a session do.
   ``tool_result.is_error`` is the error. A model behind an Anthropic-compatible proxy (GLM through
   Claude Code 2.0.76) writes ``server_tool_use`` blocks, answered by a ``tool_result`` in the same
   assistant message: a call like any other.
@@ -139,6 +140,7 @@ def count_claude(path: Path) -> Counts:
     own_files = {f.stem[len("agent-") :] for f in files if f.stem.startswith("agent-")}
     started = set()  # agents a call of the session started: their calls nest under it
     prompts = set()  # what the Task/Agent calls asked (an agent's first message is its call's prompt)
+    spawns = set()  # the ids of those calls, and the teammate names they asked for
     for file in files:
         for record in _lines(file):
             result = record.get("toolUseResult")
@@ -148,7 +150,21 @@ def count_claude(path: Path) -> Counts:
                 given = block.get("input") if block.get("type") == "tool_use" else None
                 if block.get("name") in ("Task", "Agent") and isinstance(given, dict):
                     prompts.add(given.get("prompt"))
+                    spawns.update(
+                        (key, value)
+                        for key, value in (("id", block.get("id")), ("name", given.get("name")))
+                        if isinstance(value, str)
+                    )
     for file in files[1:]:
+        try:
+            meta = json.loads(file.with_suffix(".meta.json").read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            meta = {}
+        named = (
+            {("id", meta.get("toolUseId")), ("name", meta.get("name"))} if isinstance(meta, dict) else set()
+        )
+        if named & spawns:
+            started.add(file.stem[len("agent-") :])
         first = next((r for r in _lines(file) if r.get("type") == "user"), {})
         said = first.get("message", {}).get("content") if isinstance(first.get("message"), dict) else None
         if isinstance(said, list):

@@ -270,7 +270,7 @@ def _request(
     if tool in claude_edits.EDIT_TOOLS:
         session.edits[call_id] = params
     if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
-        session.planner.add_task(call_id, params.get("prompt"), params.get("description"))
+        session.planner.add_task(call_id, params.get("prompt"), params.get("description"), params.get("name"))
     return Request(
         call_id,
         tool,

@@ -3,8 +3,10 @@
 Three generations of storage: sidechain records inside the session (linked while reading, by the
 first prompt), project-level ``agent-<id>.jsonl`` files (sessionId = the parent session) and
 ``<session>/subagents/agent-<id>.jsonl`` with a ``.meta.json``. A Task/Agent result names its
-``agentId``; when it does not (an interrupted task), the subagent's first prompt or its meta
-description is matched against the calls not linked yet.
+``agentId``; when it does not (an interrupted task, or a named teammate, whose call is answered at
+once), the meta's ``toolUseId`` (2.1.2xx writes the id of the call that spawned the agent), the
+subagent's first prompt, the meta's ``name`` (an in-process teammate records the name its ``Agent`` call
+asked for, and no ``toolUseId``) or its meta description is matched against the calls not linked yet.
 
 The agents a ``Workflow`` call runs (Claude Code 2.1.16x) write one folder deeper, in
 ``<session>/subagents/workflows/<runId>/agent-<id>.jsonl`` (beside the run's ``journal.jsonl``); the
@@ -18,7 +20,7 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Container
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,6 +40,7 @@ class TaskCall:
     prompt_key: int | None = None
     description: str = ""
     covered: bool = False
+    name: str = ""  # the teammate name an Agent call asked for (input.name)
 
 
 @dataclass(slots=True)
@@ -82,10 +85,11 @@ class Planner:
         """Agents whose own file will be read (their progress copies are then ignored)."""
         return frozenset(self.subagent_files)
 
-    def add_task(self, call_id: str, prompt: Any, description: Any) -> None:
+    def add_task(self, call_id: str, prompt: Any, description: Any, name: Any = None) -> None:
         key = hash(prompt) if isinstance(prompt, str) else None
         text = description if isinstance(description, str) else ""
-        self.tasks.setdefault(call_id, TaskCall(call_id, key, text))
+        named = name if isinstance(name, str) else ""
+        self.tasks.setdefault(call_id, TaskCall(call_id, key, text, name=named))
 
     def cover(self, call_id: str) -> None:
         task = self.tasks.get(call_id)
@@ -170,18 +174,25 @@ class Planner:
                 continue
             self.used.add(os.path.abspath(path))
             first = first_record(path)
-            parent = self.match_prompt(first_prompt(first)) or self._match_description(_meta(path))
+            meta = _meta(path)
+            parent = (
+                self._match_meta(meta, "toolUseId", lambda task: task.call_id)
+                or self.match_prompt(first_prompt(first))
+                or self._match_meta(meta, "name", lambda task: task.name)
+                or self._match_meta(meta, "description", lambda task: task.description)
+            )
             found.append(AgentFile(path, agent_id, parent, linked=parent is not None))
         if any(not task.covered and task.prompt_key is not None for task in self.tasks.values()):
             found.extend(self._project_matches())
         return found
 
-    def _match_description(self, meta: dict[str, Any]) -> str | None:
-        description = meta.get("description")
-        if not isinstance(description, str) or not description:
+    def _match_meta(self, meta: dict[str, Any], key: str, of: Callable[[TaskCall], str]) -> str | None:
+        """The first call not linked yet whose ``of`` is the meta's ``key`` (it becomes covered)."""
+        wanted = meta.get(key)
+        if not isinstance(wanted, str) or not wanted:
             return None
         for task in self.tasks.values():
-            if not task.covered and task.description == description:
+            if not task.covered and of(task) == wanted:
                 task.covered = True
                 return task.call_id
         return None
