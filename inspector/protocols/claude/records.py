@@ -80,7 +80,7 @@ class ReadState:
         self.planner = planner
         self.details = details  # False: results carry no detail (the store drops them), only has_diff
         self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
-        self.tools: dict[str, tuple[str, str]] = {}  # open call id -> (tool, request hint)
+        self.tools: dict[str, tuple[str, str, str]] = {}  # open call id -> (tool, request hint, the id)
         self.edits: dict[str, Any] = {}  # open file-change call id -> its parameters (claude_edits)
         self.emitted: dict[str, RawRef] = {}  # call id requested so far -> its first record
         self.done: dict[str, RawRef] = {}  # call id answered so far -> its first record
@@ -110,7 +110,9 @@ def decode(record: dict[str, Any], raw: RawRef, session: ReadState, source: Reco
     if not isinstance(kind, str):
         return [bad(raw, "record without a string 'type'")]
     if kind == "user" or kind == "assistant":
-        return _conversation(record, kind, raw, session, source)
+        # the literal, not the record's own copy: every message, request and result keeps it as its kind
+        # or sender (a fresh string per record was 1.5 MB of a 100 MB transcript's calls)
+        return _conversation(record, "user" if kind == "user" else "assistant", raw, session, source)
     if kind == "progress":
         return _progress(record, raw, session, source)
     if kind == "summary":
@@ -266,7 +268,7 @@ def _request(
     else:
         session.emitted[call_id] = raw
     tool = session.intern(tool)
-    session.tools[call_id] = (tool, hint(params) if session.details else "")  # the hint serves details only
+    session.tools[call_id] = (tool, hint(params) if session.details else "", call_id)  # hint: details only
     if tool in claude_edits.EDIT_TOOLS:
         session.edits[call_id] = params
     if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
@@ -307,9 +309,10 @@ def _result(
             first, "tool_result", "tool_use_id", call_id, block.get("content"), block.get("is_error") is True
         ):
             return None
-    else:
+    # the request's string for the id, so the call keeps one copy of it, not one per record
+    tool, request_hint, call_id = session.tools.pop(call_id, ("", "", call_id))
+    if first is None:
         session.done[call_id] = raw
-    tool, request_hint = session.tools.pop(call_id, ("", ""))
     content = terminal_content(block.get("content"))  # a command's colours, as the terminal showed them
     ended, message, code = outcome(block.get("is_error") is True, content)
     if not session.details:

@@ -1,0 +1,30 @@
+"""What a Claude Code read keeps of each call shares its strings: a result's id is its request's own,
+and senders are one string each, however many records repeat them (a big transcript's calls keep a
+copy per record otherwise)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from claude_records_factory import call, record, write
+
+from inspector.model import CallStore, Message
+from inspector.sources.files import load
+
+
+def test_a_result_keeps_its_requests_id_and_senders_are_shared(tmp_path: Path) -> None:
+    records = [record("user", "look at the files")]
+    for n in range(3):
+        records += call(f"toolu_{n:02d}", "Read", {"file_path": f"/w/f{n}"}, content=f"line {n}")
+    records.append(record("assistant", [{"type": "text", "text": "done"}]))
+    store = CallStore(keep_payloads=False)
+    load([str(write(tmp_path / "s.jsonl", records))], store)
+    calls = list(store.all_calls())
+    assert [c.call_id for c in calls] == ["toolu_00", "toolu_01", "toolu_02"]
+    for one in calls:
+        assert len(one.results) == 1 and one.results[0].call_id is one.request.call_id
+    assert {id(c.request.sender) for c in calls} == {id("assistant")}
+    assert {id(c.results[0].sender) for c in calls} == {id("user")}
+    messages = [item for item in store.items if isinstance(item, Message)]
+    assert [m.kind for m in messages] == ["user", "assistant"]
+    assert messages[0].kind is calls[0].results[0].sender and messages[1].kind is calls[0].request.sender
