@@ -1,12 +1,11 @@
-"""Calls as readable text, shared by `inspector dump`, `inspector live --no-ui` and the UI's export."""
+"""Calls as readable text, shared by `inspector dump`, `inspector live --no-ui` and the UI's export
+(``call_json``, their JSON, lives in ``inspector.calljson``)."""
 
 from __future__ import annotations
 
-import json
-from typing import Any
-
 from rich.text import Text
 
+from inspector.calljson import call_json  # noqa: F401 - the export and the live printer import it here
 from inspector.model import Call, Malformed, Message, OrphanResult, State
 from inspector.model.call import Item
 from inspector.model.clock import at_recording_end
@@ -111,51 +110,3 @@ def format_call(call: Call, now: float) -> str:
     """Plain text of a call and its nested calls (no colour)."""
     lines = [call_text(c, now).plain for c in call.walk()]
     return "\n".join(lines)
-
-
-def call_json(call: Call, now: float, request=None, results=None) -> dict[str, Any]:
-    """A JSON-ready dict for one call (payloads included when given by hydrate)."""
-    request = request or call.request
-    results = results if results is not None else call.results
-    return {
-        "id": call.call_id,
-        "group": call.group,
-        "tool": call.tool,
-        "executor": request.executor.value if request.executor else None,
-        "state": call.state(now).value,
-        "parent": call.parent.call_id if call.parent else None,
-        "depth": call.depth,
-        "ts": request.ts,
-        "deadline": call.deadline,
-        "latency_ms": call.latency_ms,
-        "late": call.late,
-        "duplicates": call.duplicates,
-        "violation": request.violation,
-        "undelivered": call.undelivered,
-        "notes": dict(call.notes),
-        "summary": request.summary,
-        "params": _safe(request.params),
-        "where": request.raw.where if request.raw else None,
-        "results": [
-            {
-                "outcome": r.outcome.value,
-                "ts": r.ts,
-                "error_code": r.error_code,
-                "error_message": r.error_message,
-                "data": _safe(r.data),
-                "answered_by": r.answered_by,
-                "has_diff": r.has_diff,
-                "where": r.raw.where if r.raw else None,
-                **({"saved_output": r.extra["saved_output"]} if "saved_output" in r.extra else {}),
-            }
-            for r in results
-        ],
-    }
-
-
-def _safe(value: Any) -> Any:
-    try:
-        json.dumps(value)
-        return value
-    except (TypeError, ValueError, RecursionError):
-        return repr(value)

@@ -22,6 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
             "inspector.smallfile",
             "inspector.userpath",
             "inspector.calltext",
+            "inspector.calljson",
             "inspector.tool_figures",
         ),
     ),

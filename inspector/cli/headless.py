@@ -56,8 +56,8 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
         return None, None, None
     store = CallStore(keep_payloads=keep_payloads)
     skipped: list[str] = []
-    # The store lives until the command ends: kept out of the cyclic collector's walks, which the
-    # records read again (dump --json) would otherwise set off over and over (a fifth of a dump), and
+    # The store lives until the command ends: kept out of the cyclic collector's walks, which what a
+    # command makes of it (dump --json's objects) would otherwise set off over and over, and
     # frozen before the collector is on again (its first run walked the whole store to find nothing).
     enabled = gc.isenabled()
     gc.disable()
@@ -95,28 +95,38 @@ def _record_bytes(request: Request, results: list[Result]) -> int:
 
 
 def run_dump(args: argparse.Namespace) -> int:
-    from inspector.calltext import call_json, item_text
-    from inspector.model import Call, Message
-    from inspector.sources.session import hydrate, with_saved_outputs
-
-    store, _, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
+    # dump --json keeps the payloads the read gave (as the app does for a file under BIG_FILES): each
+    # call is written as its read threaded it, with no record decoded twice
+    store, _, flt = _load(args.paths, args.format, keep_payloads=args.json, expr=args.filter)
     if store is None:
         return EXIT_UNUSABLE
     now = store.clock.now()
-    out = sys.stdout
     if args.json:
+        _dump_json(store, flt, now)
+    else:
+        _dump_text(store, flt, now, args.messages)
+    return EXIT_MALFORMED if store.malformed else EXIT_OK
+
+
+def _dump_json(store: Any, flt: Any, now: float) -> None:
+    """One JSON object per call, in tree order, then one per orphan result."""
+    from inspector.calljson import call_json, call_json_text
+    from inspector.sources.session import with_saved_outputs
+
+    out = _Batched(sys.stdout)
+    try:
         for call in store.all_calls():
             if flt is not None and not flt.matches(call, now):
                 continue
-            request, results = hydrate(call)
-            results = with_saved_outputs(results)  # a saved output in full, as the detail shows it
-            value = call_json(call, now, request, results)
+            request = call.request
+            results = with_saved_outputs(call.results)  # a saved output in full, as the detail shows it
             if _record_bytes(request, results) > BIG_CALL:
-                for chunk in json_chunks(value):
+                out.flush()
+                for chunk in json_chunks(call_json(call, now, request, results)):
                     for start in range(0, len(chunk), BIG_CALL):  # encoded for the pipe a slice at a time
                         out.write(chunk[start : start + BIG_CALL])
             else:
-                out.write(dumps_json(value))
+                out.write(call_json_text(call, now, request, results))
             out.write("\n")
         for orphan in store.orphans:
             if flt is not None and not flt.matches(orphan, now):
@@ -131,21 +141,54 @@ def run_dump(args: argparse.Namespace) -> int:
                 )
             )
             out.write("\n")
-    else:
-        console = _console()
-        for item in store.items:
-            if isinstance(item, Message) and not args.messages:
-                continue
-            if flt is not None and not flt.matches_tree(item, now):
-                continue
-            nodes = item.walk() if isinstance(item, Call) else [item]
-            for node in nodes:
-                if flt is not None and not flt.matches_tree(node, now):
-                    continue  # a parent stays as the context of a nested match, as in the UI
-                text = item_text(node, now)
-                if text is not None:
-                    console.print(text)
-    return EXIT_MALFORMED if store.malformed else EXIT_OK
+    finally:  # what was written before a failure is not lost
+        out.flush()
+
+
+class _Batched:
+    """Text written to ``out`` a batch at a time (a write per call's piece costs more than its encoding)."""
+
+    LIMIT = 1 << 16
+
+    def __init__(self, out: Any) -> None:
+        self.out = out
+        self.parts: list[str] = []
+        self.size = 0
+
+    def write(self, text: str) -> None:
+        if len(text) >= self.LIMIT:  # a big piece goes as it is, after what came before it
+            self.flush()
+            self.out.write(text)
+            return
+        self.parts.append(text)
+        self.size += len(text)
+        if self.size >= self.LIMIT:
+            self.flush()
+
+    def flush(self) -> None:
+        if self.parts:
+            self.out.write("".join(self.parts))
+            self.parts.clear()
+            self.size = 0
+
+
+def _dump_text(store: Any, flt: Any, now: float, messages: bool) -> None:
+    from inspector.calltext import item_text
+    from inspector.model import Call, Message
+
+    console = _console()
+    for item in store.items:
+        if isinstance(item, Message) and not messages:
+            continue
+        if flt is not None and not flt.matches_tree(item, now):
+            continue
+        nodes = item.walk() if isinstance(item, Call) else [item]
+        for node in nodes:
+            if flt is not None and not flt.matches_tree(node, now):
+                continue  # a parent stays as the context of a nested match, as in the UI
+            text = item_text(node, now)
+            if text is not None:
+                console.print(text)
 
 
 def run_stats(args: argparse.Namespace) -> int:

@@ -11,7 +11,6 @@ install them.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from collections.abc import Iterable, Sequence
@@ -356,6 +355,8 @@ class OtlpStream:
 
     def _changed(self, item: object) -> None:
         if self.loop is None:
+            import asyncio  # here: the command line reads CONTENT_LIMIT, and a headless command needs no loop
+
             try:
                 self.loop = asyncio.get_running_loop()
             except RuntimeError:
@@ -487,6 +488,8 @@ def stream_to(
         loop = holder[0].loop if holder else None
         if loop is not None and not loop.is_closed():
             loop.call_soon_threadsafe(source.report_export, text)
+
+    import asyncio
 
     stream = OtlpStream(store, endpoint, options=options, on_problem=on_problem)
     try:

@@ -252,6 +252,14 @@ def dumps_json(value: Any, **options: Any) -> str:
         text = json.dumps(
             _json_compliant(value), ensure_ascii=False, allow_nan=False, default=_json_default, **options
         )
+    return inert_json(text)
+
+
+def inert_json(text: str) -> str:
+    """JSON text with what could act on a terminal written as ``\\u`` escapes (ASCII text, the most of
+    it, holds nothing of the kind but DEL: told in C, without the search)."""
+    if text.isascii() and "\x7f" not in text:
+        return text
     return _JSON_UNSAFE.sub(_json_escape, text)
 
 
@@ -261,7 +269,7 @@ def json_chunks(value: Any) -> Iterator[str]:
     this holds the string and one escaped copy (2x)."""
     encoder = json.JSONEncoder(ensure_ascii=False, allow_nan=False, default=_json_default)
     for chunk in encoder.iterencode(_json_compliant(value)):
-        yield _JSON_UNSAFE.sub(_json_escape, chunk)
+        yield inert_json(chunk)
 
 
 def _json_compliant(value: Any, depth: int = 0) -> Any:
