@@ -3,8 +3,8 @@
 Written from the formats' facts (../shared/reference/agent-formats.md, the corpus README), with plain
 ``json`` only: it must never import the inspector, so that the two can be pinned against each other.
 For one session file it counts the tool calls (requests), the calls with a result, the calls left
-without one, the calls that ended badly and the results whose call is nowhere, subagent files
-included where the format has them. Run it as a script to print the counts of the paths given.
+without one, the calls that ended badly (and of them, those refused and those interrupted) and the
+results whose call is nowhere, subagent files included where the format has them. Run it as a script to print the counts of the paths given.
 
 Traps each format sets, and how they are met here:
 
@@ -66,6 +66,8 @@ class Counts:
     answered: int = 0
     unanswered: int = 0
     errors: int = 0
+    denied: int = 0  # of the errors: refused (by the user, a permission rule or a policy)
+    canceled: int = 0  # of the errors: interrupted or aborted by the user
     orphans: int = 0
     files: list[str] = field(default_factory=list)
     failed_ids: set[str] = field(default_factory=set)
@@ -131,11 +133,24 @@ def _progress_copy(record: dict, own_files: set[str]) -> dict | None:
     return data["message"]
 
 
+def _claude_refusal(text: str) -> str | None:
+    """denied or canceled, from an error result's words (the texts Claude Code writes for a refused or an
+    interrupted call), else None."""
+    if text.startswith("[Request interrupted by user"):
+        return "canceled"
+    if text.startswith(("The user doesn't want to", "Permission to use ", "User rejected")) or any(
+        words in text[:300] for words in ("but you haven't granted it", "was blocked. For security")
+    ):
+        return "denied"
+    return None
+
+
 def count_claude(path: Path) -> Counts:
     counts = Counts("claude")
     calls: dict[str, None] = {}
     answered: set[str] = set()
     failed: set[str] = set()
+    replies: dict[str, str] = {}  # a failed call's answer, its first characters
     files = claude_files(path)
     own_files = {f.stem[len("agent-") :] for f in files if f.stem.startswith("agent-")}
     started = set()  # agents a call of the session started: their calls nest under it
@@ -188,10 +203,15 @@ def count_claude(path: Path) -> Counts:
                     answered.add(block["tool_use_id"])
                     if block.get("is_error") is True:
                         failed.add(block["tool_use_id"])
+                        replies[block["tool_use_id"]] = _output_text(block.get("content")).lstrip()[:300]
     counts.calls = len(calls)
     counts.answered = len(answered & calls.keys())
     counts.unanswered = counts.calls - counts.answered
     counts.errors = len(failed & calls.keys())
+    for call_id in failed & calls.keys():
+        kind = _claude_refusal(replies.get(call_id, ""))
+        counts.denied += kind == "denied"
+        counts.canceled += kind == "canceled"
     counts.orphans = len(answered - calls.keys())
     counts.failed_ids, counts.unanswered_ids = failed & calls.keys(), calls.keys() - answered
     return counts
@@ -343,6 +363,11 @@ def count_codex(path: Path) -> Counts:
                 running.pop(target, None)
         if verdict:
             failed.add(call_id)
+            head = _exec_header(outputs[call_id])[:400]
+            counts.denied += any(
+                words in head for words in ("rejected by user", "denied by user", "blocked by policy")
+            )
+            counts.canceled += "aborted by user" in head
     still = set(running.values())  # a process whose end the file never reports: its call is not over
     counts.calls = len(calls) + web_searches
     counts.answered = len((outputs.keys() & calls.keys()) - still) + web_searches - web_open
@@ -356,6 +381,9 @@ def count_codex(path: Path) -> Counts:
 # -- Gemini CLI -------------------------------------------------------------------------------------
 
 _GEMINI_EXIT = re.compile(r"Exit Code: (-?\d+)")
+# "[Operation Cancelled] Reason: ..." when the user said no at the confirmation prompt: worded "User did
+# not allow tool call" by the CLI of 2025 and "User denied execution." from 2026 (both seen in real files)
+_GEMINI_REFUSALS = ("User did not allow tool call", "User denied execution")
 
 
 def _gemini_messages(path: Path) -> list[dict]:
@@ -430,6 +458,11 @@ def count_gemini_checkpoint(path: Path, contents: list) -> Counts:
                 exit_code and int(exit_code.group(1)) != 0
             ):
                 counts.errors += 1
+                said = str(response.get("error", "")) if isinstance(response, dict) else ""
+                if said.startswith("[Operation Cancelled]"):
+                    refused = any(reason in said for reason in _GEMINI_REFUSALS)
+                    counts.denied += refused
+                    counts.canceled += not refused
     return counts
 
 
@@ -467,6 +500,13 @@ def count_gemini(path: Path) -> Counts:
         counts.errors += bad
         if bad:
             counts.failed_ids.add(call_id)
+            words = json.dumps(call.get("result") or "")[:2000]
+            if status == "cancelled":
+                refused = any(reason in words for reason in _GEMINI_REFUSALS)
+                counts.denied += refused
+                counts.canceled += not refused
+            elif status == "error":
+                counts.denied += "denied by policy" in words
         if not done:
             counts.unanswered_ids.add(call_id)
     counts.unanswered = counts.calls - counts.answered

@@ -62,7 +62,7 @@ def test_a_saved_chat_reads_as_calls_answered_in_order(tmp_path: Path) -> None:
     assert len(ids) == 4 and ids[3].endswith("item 8#1")  # never answered: named by its place
     assert calls["read_file-1759399688000-aa"].result.outcome is Outcome.SUCCESS
     assert calls["run_shell_command-1759399688001-bb"].result.outcome is Outcome.ERROR  # Exit Code: 2
-    assert calls["replace-own-id"].result.outcome is Outcome.CANCELED
+    assert calls["replace-own-id"].result.outcome is Outcome.DENIED  # the user said no (2025 wording)
     assert calls[ids[3]].result is None and store.orphans == [] and store.malformed == []
 
 

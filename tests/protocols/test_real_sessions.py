@@ -201,6 +201,17 @@ def test_the_inspector_counts_each_real_session_as_the_independent_count(name):
     assert inspector_figures(REAL / name) == PINNED[name]
 
 
+@pytest.mark.parametrize("name", sorted(PINNED))
+def test_refused_and_interrupted_calls_are_told_apart_as_the_independent_count_does(name):
+    """Of the calls that ended badly, the refused (denied) and the interrupted (canceled) ones."""
+    counted = count(REAL / name)
+    store = CallStore(keep_payloads=False)
+    load([str(REAL / name)], store)
+    store.clock = store.end_clock()
+    states = session_stats(store, store.clock.now(), None)["states"]
+    assert (states["denied"], states["canceled"]) == (counted.denied, counted.canceled)
+
+
 def test_the_stats_command_gives_the_same_figures(tmp_path):
     """Through the CLI, as a user runs it: one file of each format."""
     names = [

@@ -20,7 +20,10 @@ DONE = frozenset(("success", "error", "cancelled", "canceled"))
 # Shell output keeps ``status: success`` when the command fails: the exit code is only in the text,
 # ``Exit Code: N`` on a line of its own (old layout: always; new layout: only when N is not 0).
 _EXIT_CODE = re.compile(r"^Exit Code: (-?\d{1,9})\s*$", re.MULTILINE)
-_DENIED = "User denied execution"
+# A refusal at the confirmation prompt: "[Operation Cancelled] Reason: <why>", the reason worded
+# "User did not allow tool call" up to 2026-01 and "User denied execution." after (real sessions of
+# both ages); "User cancelled the operation." is an interruption, not a refusal.
+_DENIED = ("User denied execution", "User did not allow tool call")
 # An error a policy rule gave instead of running the call (core/scheduler/policy.ts): refused, not failed.
 _POLICY = "denied by policy"
 # The parameter that says what a call is about, per tool (first one present wins).
@@ -191,7 +194,7 @@ def _outcome(status: Any, tool: str, output: Any, error: Any) -> tuple[Outcome, 
     text = error if isinstance(error, str) else None
     status = status if isinstance(status, str) else None  # an array or object is no status
     if status in ("cancelled", "canceled"):
-        if text and _DENIED in text:
+        if text and any(words in text for words in _DENIED):
             return Outcome.DENIED, _first_lines(text), "denied"
         return Outcome.CANCELED, _first_lines(text) if text else "canceled", None
     if status == "error" and text and _POLICY in text:
