@@ -61,9 +61,12 @@ async def test_the_first_calls_show_while_the_rest_is_still_loading(tmp_path):
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_for(pilot, lambda: len(rows(app)) == 50)
         assert app.screen.has_class("-loading")  # the progress bar stands under the first screen of calls
+        bar = app.screen.query_one("#loading")
+        assert await wait_for(pilot, lambda: bar.display and bar.region.height == 1)
         assert "pending" in screen_text(app)
         gate.set()
         assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert await wait_for(pilot, lambda: not bar.display and bar.region.height == 0)  # and goes
         assert "succeeded 50" in status(app)
 
 

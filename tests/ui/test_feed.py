@@ -163,3 +163,35 @@ def test_folding_hides_nested_rows_and_jumps_wrap_around():
     assert view.find(1, True, JUMPS["pending"], 1000.0) == 0  # wraps to the top
     assert view.find(0, True, JUMPS["failed"], 1000.0) == 1
     assert view.index_of(store.find("g", "done")) == 1
+
+
+def test_rows_of_a_deep_tree_are_the_same_whether_anything_is_hidden_or_not():
+    store = CallStore(clock=FakeClock(1000.0))
+    store.ingest(make_request("task", "Task"))
+    store.ingest(make_request("sub", "Task", parent_id="task"))
+    store.ingest(make_request("leaf", "Bash", parent_id="sub"))
+    store.ingest(Message(kind="assistant", text="in sub", group="g", ts=1000.0, parent_id="sub"))
+    store.ingest(make_request("after", "Read", parent_id="task"))
+    store.ingest(make_result("orphan"))
+    store.ingest(make_request("last"))
+    view, _ = view_of(store)
+    shown = [
+        (getattr(item, "call_id", None) or type(item).__name__, depth)
+        for item, depth in zip(view.items, view.depths, strict=True)
+    ]
+    assert shown == [
+        ("task", 0),
+        ("sub", 1),
+        ("leaf", 2),
+        ("Message", 2),
+        ("after", 1),
+        ("orphan", 0),  # an orphan result, by its id
+        ("last", 0),
+    ]
+    view.filter = parse_filter("-id:nothing")  # matches every row: the rows made one by one
+    view.rebuild(1000.0)
+    assert (view.items, view.depths) == (view_of(store)[0].items, view_of(store)[0].depths)
+    view.filter = None
+    view.seen = 2  # what the feed has taken in: the first two top-level items and all under them
+    view.rebuild(1000.0)
+    assert [depth for depth in view.depths] == [0, 1, 2, 2, 1, 0]

@@ -191,13 +191,13 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self.set_focus(self.call_list)
         self.watch(self.app, "now", self._on_tick, init=False)
         if self.replaying is not None:
-            self.set_class(True, "-loading")
+            self._set_loading(True)
             self.replaying.breathe = LOAD_SLICE  # see the files' below
             self.replaying.wall = host_of(self).clock.now
         elif self.files is not None:
             self.presenter.watch(self.store)
             self._stream_out()
-            self.set_class(True, "-loading")
+            self._set_loading(True)
             # Left alone, the loader would hold the interpreter lock 5 ms at a time (the switch
             # interval): each time the UI's loop wakes from its selector it would queue behind it (a
             # convoy). It reads in short slices and lets the lock go between them instead.
@@ -232,7 +232,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         if replay is not None:  # a batch read or a pump: show the replay's store at its first batch
             if self.presenter.feed is None:
                 self.presenter.watch(replay.store)
-                self.set_class(False, "-loading")  # the position bar says '+' while the rest is read
+                self._set_loading(False)  # the position bar says '+' while the rest is read
             self._show_position()
         warning = self.source.state.warning
         if warning and warning != self._warned:
@@ -285,6 +285,15 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             self._loaded()
         self._update_status()
 
+    def _set_loading(self, loading: bool) -> None:
+        """The screen's ``-loading`` class, which shows the progress bar: only the bar is styled again (the
+        class alone restyled the screen's every node, a hundred and more, as a load began and ended)."""
+        if self.has_class("-loading") == loading:
+            return
+        self.set_class(loading, "-loading", update=False)
+        for bar in self.query("#loading"):  # the one rule that reads the class: main.tcss
+            bar.update_node_styles()
+
     def _draw_progress(self) -> None:
         """The progress bar at the load's last report (the status bar's share is drawn with it)."""
         progress = self.presenter.load_progress
@@ -297,7 +306,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         if self._flush_timer is not None:
             self._flush_timer.stop()
         self._flush_changes()  # the file's last calls show with the end of the load, not a repaint later
-        self.set_class(False, "-loading")
+        self._set_loading(False)
         if self.files is not None and self.files.follow_asked and not self.following:
             self.action_toggle_follow()
         host_of(self).tick()  # judge the calls at the recording's end (or the live clock when following)
@@ -311,7 +320,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
             WorkerState.CANCELLED,
         ):
             self.presenter.load_progress = None
-            self.set_class(False, "-loading")
+            self._set_loading(False)
             self._update_status()
 
     def replay_apply(self, rebuilt: bool) -> None:
