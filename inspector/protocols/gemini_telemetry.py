@@ -14,7 +14,6 @@ else in the file (spans, other events, metrics) is counted as skipped.
 from __future__ import annotations
 
 import json
-import math
 import re
 from collections.abc import Iterator
 from typing import Any
@@ -22,7 +21,7 @@ from typing import Any
 import inspector.protocols.common.reread as _reread
 from inspector.model.call import NOTES
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, Skipped
-from inspector.model.values import loads_text, valid
+from inspector.model.values import loads_text, number, valid
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
@@ -149,10 +148,8 @@ def decode(value: dict[str, Any], call_id: str, raw: RawRef) -> list[Event]:
     end = parse_time(attrs.get("event.timestamp"))
     if end is None:
         end = _hr_time(value.get("hrTime"))
-    took = attrs.get("duration_ms")
-    seconds = took / 1000.0 if isinstance(took, (int, float)) and not isinstance(took, bool) else None
-    if seconds is not None and not math.isfinite(seconds):
-        seconds = None
+    took = number(attrs.get("duration_ms"))  # None for an int past any float (OverflowError) or NaN
+    seconds = took / 1000.0 if took is not None else None
     start = end - seconds if end is not None and seconds is not None else end
     params: Any = attrs.get("function_args")
     if isinstance(params, str):

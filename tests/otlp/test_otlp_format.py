@@ -162,3 +162,19 @@ def test_a_broken_object_in_the_gemini_outfile_hides_only_itself(tmp_path: Path)
     load([str(path)], store)
     assert len(store.malformed) == 1
     assert store.call_count == 2  # the other two calls
+
+
+def test_a_gemini_duration_past_any_float_costs_only_the_latency(tmp_path: Path) -> None:
+    text = (FIXTURES / "gemini_telemetry.log").read_text()
+    before = text.count('"duration_ms"')
+    for huge in (str(10**430), "1e400", "true"):  # an int no float holds, a float past the largest, a bool
+        path = tmp_path / "telemetry.log"
+        path.write_text(text.replace('"duration_ms": 120', f'"duration_ms": {huge}', 1))
+        assert (
+            f'"duration_ms": {huge}' in path.read_text() and path.read_text().count('"duration_ms"') == before
+        )
+        store = CallStore()
+        load([str(path)], store)  # an OverflowError here was a traceback for every command
+        read = next(call for call in store.all_calls() if call.call_id == "p-0001#1")
+        assert read.result is not None and read.result.ts is not None and not store.malformed
+        assert read.request.ts == read.result.ts  # no duration: the call starts where it ends
