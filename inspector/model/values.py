@@ -15,8 +15,10 @@ from collections.abc import Callable, Iterator
 from typing import Any
 
 _fast_loads: Callable[[bytes | bytearray | memoryview], Any] | None
-try:  # orjson is a dependency; plain json keeps the module usable without it
-    from orjson import loads as _fast_loads
+try:  # msgspec is a dependency; plain json keeps the module usable without it
+    from msgspec.json import Decoder as _Decoder
+
+    _fast_loads = _Decoder().decode
 except ImportError:  # pragma: no cover
     _fast_loads = None
 
@@ -30,16 +32,6 @@ MAX_INT_DIGITS = 4300
 # A hunk's line number past this is not a line of any file the UI can show.
 MAX_LINE_NO = 10**9
 
-# orjson reads integers only within 64 bits and turns bigger ones into floats: a parsed float that big
-# in a record whose text has a run of 19 digits (-2^63 has 19) sends it to the exact stdlib parser.
-# Either test clears a record. A short record is cleared from its bytes (every digit mapped to "0",
-# anything else to a space, then one search for 19 zeros, both in C); a long one, whose bytes are
-# mostly strings, costs less to walk once parsed (bench/budgets.py measures the read).
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")
-_DIGITS_TO_ZERO = bytes(48 if 48 <= code <= 57 else 32 for code in range(256))
-_LONG_RUN = b"0" * 19
-SCAN_BYTES = 4096
-_BIG_FLOAT = 9.2e18
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89abcdefABCDEF]")
 _SURROGATE_ESCAPE_TEXT = re.compile(r"\\u[dD][89abcdefABCDEF]")
 # Text past this size is parsed by ``loads_text`` (see bench/bench_huge_record.py).
@@ -64,8 +56,9 @@ def _reason(exc: BaseException) -> str:
 def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | None]:
     """One JSON value, exact and valid: ``(value, None)``, or ``(None, reason)`` when unreadable.
 
-    orjson when it is exact (no integer past 64 bits); else the stdlib parser, with integers too long
-    for Python kept as their digit strings and lone surrogates replaced.
+    msgspec, which reads integers of any size Python takes exactly (orjson made floats of those past
+    64 bits, and every record had to be searched for one: a sixth of a read); else the stdlib
+    parser, with integers too long for Python kept as their digit strings and lone surrogates replaced.
     """
     if isinstance(data, str) and len(data) > HUGE_TEXT:
         return loads_text(data)
@@ -73,31 +66,11 @@ def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | N
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if _fast_loads is not None:
         try:
-            value = _fast_loads(raw)
+            return _fast_loads(raw), None
         except (ValueError, TypeError, RecursionError):
-            pass  # the stdlib parser says why, and reads what orjson refuses (lone surrogates, NaN)
-        else:
-            if len(raw) <= SCAN_BYTES:
-                if _LONG_RUN not in bytes(raw).translate(_DIGITS_TO_ZERO) or not _has_big_float(value):
-                    return value, None
-            elif not _has_big_float(value) or _LONG_DIGITS.search(raw) is None:
-                return value, None
+            pass  # the stdlib parser says why, and reads what msgspec refuses (lone surrogates, NaN,
+            # an integer past Python's digit limit, a float past the largest)
     return loads_exact(bytes(raw))
-
-
-def _has_big_float(value: Any) -> bool:
-    """Whether a parsed value holds a float of 2^63 or more (what orjson makes of a longer integer)."""
-    stack = [value]
-    while stack:
-        item = stack.pop()
-        kind = type(item)
-        if kind is dict:
-            stack.extend(item.values())
-        elif kind is list:
-            stack.extend(item)
-        elif kind is float and not -_BIG_FLOAT < item < _BIG_FLOAT:
-            return True
-    return False
 
 
 def loads_text(text: str) -> tuple[Any, str | None]:

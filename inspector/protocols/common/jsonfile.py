@@ -327,7 +327,7 @@ def _take_huge(raw: bytes | bytearray, end: int) -> str | None:
 
 def _one_object(data: bytes, offset: int) -> Chunk | None:
     """The chunk of a document that is one object and nothing after it, the common case, read by
-    ``loads`` (orjson) from the bytes, with no text of the whole file; None for any other document.
+    ``loads`` (msgspec) from the bytes, with no text of the whole file; None for any other document.
     ``loads`` only succeeds on valid UTF-8 and replaces lone surrogates, as the item path does."""
     start = _WS_BYTES.match(data, offset).end()  # type: ignore[union-attr]
     end = len(data)
