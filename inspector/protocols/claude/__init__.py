@@ -246,18 +246,21 @@ class _Lines:
         return text
 
     def _line_length(self, filled: int) -> int:
-        """The length of the line that starts the buffer (read ahead to its newline, then back)."""
+        """The length of the line that starts the buffer (read ahead to its newline, then back), in
+        small reads into one scratch buffer: a read of 1 MB at a time copied up to 1 MB past the end of
+        each line of a few hundred kilobytes (a quarter of a transcript's bytes may be in such lines)."""
         at = self.fh.tell()
         length = filled
+        scratch = bytearray(1 << 16)
         while True:
-            chunk = self.fh.read(1 << 20)
-            if not chunk:
+            count = self.fh.readinto(scratch)
+            if not count:
                 break
-            newline = chunk.find(b"\n")
+            newline = scratch.find(b"\n", 0, count)
             if newline >= 0:
                 length += newline + 1
                 break
-            length += len(chunk)
+            length += count
         self.fh.seek(at)
         return length
 
@@ -268,52 +271,46 @@ class _Lines:
 
 
 def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[Event]:
+    # The per-line work is inline (a call per line with its eight arguments was a tenth of a read):
+    # blank lines and skipped records cost a few tests of their bytes, a record one parse.
     with open_binary(path) as fh:
         lines = _Lines(fh)
         try:
             number = 0
+            skip_agents = session.skip_agents
             for start, end, offset in lines.spans():
                 number += 1
-                events = _span_events(lines, start, end, offset, number, path, session, source)
-                if events:
-                    yield from events
+                buf = lines.buf
+                if number == 1 and buf.startswith(_BOM, start, end):
+                    start += len(_BOM)
+                    offset += len(_BOM)
+                stop = end
+                while stop > start and buf[stop - 1] in (10, 13):
+                    stop -= 1
+                if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
+                    continue
+                raw = RawRef(path, f"line {number}", offset, stop - start, protocol=NAME)
+                if buf[stop - 1] == 125:  # ending with "}": maybe a record skipped whole (_prefilter)
+                    kind = _prefilter(buf, start, stop, skip_agents)
+                    if kind is not None:
+                        yield Skipped(kind, raw.where)
+                        continue
+                del buf
+                events = None
+                if lines.long_size and stop - start > values.HUGE_TEXT:
+                    # a huge line: its text replaces its bytes (the parse holds text and value only)
+                    text = lines.take_long(start, stop)
+                    if text is not None:
+                        events = _decode_bytes(text, raw, session, source)
+                if events is None:
+                    line = lines.view[start:stop]
+                    try:
+                        events = _decode_bytes(line, raw, session, source)
+                    finally:
+                        line.release()
+                yield from events
         finally:
             lines.close()
-
-
-def _span_events(
-    lines: _Lines,
-    start: int,
-    end: int,
-    offset: int,
-    number: int,
-    path: str,
-    session: ReadState,
-    source: RecordOrigin,
-) -> list[Event] | None:
-    buf = lines.buf
-    if number == 1 and buf.startswith(_BOM, start, end):
-        start += len(_BOM)
-        offset += len(_BOM)
-    stop = end
-    while stop > start and buf[stop - 1] in (10, 13):
-        stop -= 1
-    if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
-        return None
-    raw = RawRef(path, f"line {number}", offset, stop - start, protocol=NAME)
-    kind = _prefilter(buf, start, stop, session)
-    if kind is not None:
-        return [Skipped(kind, raw.where)]
-    del buf
-    if lines.long_size:  # a huge line: its text replaces its bytes, so the parse holds text and value only
-        text = lines.take_long(start, stop)
-        if text is not None:
-            return _decode_bytes(text, raw, session, source)
-    line = lines.view[start:stop]
-    try:
-        return _decode_bytes(line, raw, session, source)
-    finally:
-        line.release()
 
 
 def _read_agent(file: AgentFile, session: ReadState) -> Iterator[Event]:
@@ -335,32 +332,27 @@ def _read_agent(file: AgentFile, session: ReadState) -> Iterator[Event]:
         yield Skipped("subagent without calls", file.path)
 
 
-def _prefilter(buf: bytes | bytearray, start: int, stop: int, session: ReadState) -> str | None:
-    """The kind of a record that is skipped whole, found without decoding it (None: decode it)."""
-    if buf[stop - 1] != 125:  # not ending with "}": let the decoder say what is wrong
-        return None
+def _prefilter(buf: bytes | bytearray, start: int, stop: int, skip_agents: frozenset[str]) -> str | None:
+    """The kind of a record ending with "}" that is skipped whole, found without decoding it (None:
+    decode it; a line not ending so is left to the decoder, which says what is wrong)."""
     if buf.startswith(b'{"type":"', start, stop):
         for prefix, kind in _CHEAP_SKIPS:
             if buf.startswith(prefix, start, stop):
                 return kind
-    if session.skip_agents and buf.find(_PROGRESS_HEAD, start, min(stop, start + 4096)) >= 0:
+    if skip_agents and buf.find(_PROGRESS_HEAD, start, min(stop, start + 4096)) >= 0:
         # A progress copy of a subagent whose own file is read: the data's agentId is the last one.
         at = buf.rfind(_AGENT_KEY, start, stop)
         if at >= 0:
             begin = at + len(_AGENT_KEY)
             agent = bytes(buf[begin : buf.find(b'"', begin, stop)]).decode("utf-8", "replace")
-            if agent in session.skip_agents and buf.find(b'"agent_progress"', start, stop) >= 0:
+            if agent in skip_agents and buf.find(b'"agent_progress"', start, stop) >= 0:
                 return "progress"
     return None
 
 
-def _loads(line: Any) -> tuple[Any, str | None]:
-    # orjson when exact, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
-    return values.loads_json(line)
-
-
 def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
-    value, error = _loads(line)
+    # msgspec, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
+    value, error = values.loads_json(line)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     if not isinstance(value, dict):

@@ -146,9 +146,10 @@ def _conversation(
         return [claude_marks.summary(text, session.marker, group, ts, raw, parent)]
     if isinstance(content, str):
         return [_text(kind, [content], record, group, ts, sender, raw, parent)]
-    results = sum(1 for block in content if isinstance(block, dict) and block.get("type") == "tool_result")
-    structured = record.get("toolUseResult") if results == 1 else None
-    message_id = message.get("id") if isinstance(message.get("id"), str) else None
+    structured = _NOT_YET  # the record's toolUseResult, read at its first tool_result block
+    message_id = message.get("id")
+    if not isinstance(message_id, str):
+        message_id = None
     texts: list[str] = []
     events: list[Event] = []
     begun: Marker | None = None  # the marker of a rewrite that begins in this record
@@ -167,6 +168,9 @@ def _conversation(
                 event, begun = session.rewrite.repeat(True, group, ts, raw, parent, begun)
             events.append(event)
         elif btype == "tool_result" or btype.endswith("_tool_result"):
+            if structured is _NOT_YET:  # the structured result belongs to a record's only tool_result
+                results = sum(1 for b in content if isinstance(b, dict) and b.get("type") == "tool_result")
+                structured = record.get("toolUseResult") if results == 1 else None
             answer = _result(block, structured, group, ts, sender, raw, session, source)
             if answer is None:
                 answer, begun = session.rewrite.repeat(False, group, ts, raw, parent, begun)
@@ -186,6 +190,9 @@ def _conversation(
     if begun is not None:
         events.insert(0, begun)
     return events
+
+
+_NOT_YET: Any = object()
 
 
 def _placement(
