@@ -188,25 +188,28 @@ def _read_into(
     for item, reader in zip(opened, _readers(opened, store.keep_payloads), strict=True):
         info = FileSummary(path=item.path, format=item.fmt.name, label=os.path.basename(item.path))
         infos.append(info)
-        reached = 0
+        reached = count = 0
+        path, ns, ingest = item.path, item.ns, store.ingest
         for count, event in enumerate(_events(item, reader), 1):
-            info.events += 1
+            ingest(event, ns)
+            raw = getattr(event, "raw", None)
+            if raw is not None and raw.offset + raw.length > reached:
+                if raw.offset >= 0 and raw.source == path:
+                    reached = raw.offset + raw.length
             if isinstance(event, Malformed):
                 info.malformed += 1
-            store.ingest(event, item.ns)
-            raw = getattr(event, "raw", None)
-            if raw is not None and raw.offset >= 0 and raw.source == item.path:
-                reached = max(reached, raw.offset + raw.length)
             if count & 63 == 0:
+                info.events = count
                 if cancelled():
                     return infos
                 now = clock()
                 if now >= next_report and progress is not None:
                     next_report = now + BATCH_SECONDS
-                    progress(Progress(done_before + reached, total, events + info.events))
+                    progress(Progress(done_before + reached, total, events + count))
                 if now >= next_breath:
                     time.sleep(0)  # lets the interpreter lock go: a thread waiting for it takes it now
                     next_breath = clock() + breathe
+        info.events = count
         item.reached = reached
         events += info.events
         done_before += item.size
