@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from inspector.model.replay import SPEEDS, parse_speed
-from inspector.smallfile import read_settings_bytes
+from inspector.smallfile import loads_toml, read_settings_bytes
 from inspector.userpath import create_new
 
 if sys.version_info >= (3, 11):
@@ -110,7 +110,7 @@ def load_config(path: str | None = None, env: Mapping[str, str] | None = None) -
     path = path or config_path(env)
     config = Config(path=path)
     try:
-        data = tomllib.loads(read_settings_bytes(path).decode("utf-8"))
+        data = loads_toml(read_settings_bytes(path).decode("utf-8"))
     except FileNotFoundError:
         return config, []
     except IsADirectoryError:

@@ -1,11 +1,19 @@
-"""Read a settings file (config, theme, answer rules) only if it is a regular file of a sane size."""
+"""Read a settings file (config, theme, answer rules, hub tools) only if it is a regular file of a sane
+size, and parse its TOML whatever its nesting."""
 
 from __future__ import annotations
 
 import errno
 import os
+import sys
+from typing import Any
 
 from inspector.userpath import open_fd
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python 3.10 only
+    import tomli as tomllib
 
 MAX_SETTINGS_BYTES = 1024 * 1024
 
@@ -41,3 +49,13 @@ def read_settings_bytes(path: str, limit: int = MAX_SETTINGS_BYTES) -> bytes:
 def _check(info: os.stat_result, path: str, limit: int) -> None:
     if info.st_size > limit:
         raise NotASettingsFile(errno.EFBIG, f"larger than {limit // 1024} KB", path)
+
+
+def loads_toml(text: str) -> dict[str, Any]:
+    """``tomllib.loads``, a document nested past the parser's depth being a ``TOMLDecodeError`` like any
+    other mistake in it (the parser recurses: ``x = [[[...`` 100,000 deep raised RecursionError, a
+    traceback from a config, theme, rules or tools file)."""
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise tomllib.TOMLDecodeError("arrays or inline tables nested too deeply") from None

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from importlib import resources
 from typing import TYPE_CHECKING, Any
 
-from inspector.smallfile import read_settings_bytes
+from inspector.smallfile import loads_toml, read_settings_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -155,7 +155,7 @@ def load_theme(name_or_path: str, search_dirs: list[str] | None = None) -> Theme
     """
     path = resolve_theme(name_or_path, search_dirs)
     try:
-        data = tomllib.loads(read_settings_bytes(path).decode("utf-8"))
+        data = loads_toml(read_settings_bytes(path).decode("utf-8"))
     except OSError as exc:
         raise ThemeError(path, f"cannot be read ({exc.strerror or exc})") from None
     except tomllib.TOMLDecodeError as exc:

@@ -31,7 +31,7 @@ from typing import Any
 from inspector.answer import compose
 from inspector.model import Call, Executor
 from inspector.protocols import alicia
-from inspector.smallfile import read_settings_bytes
+from inspector.smallfile import loads_toml, read_settings_bytes
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -137,7 +137,7 @@ def load(path: str) -> RuleSet:
 def parse(text: str, path: str = "<rules>") -> RuleSet:
     """Parse rules from TOML text (see the module docstring for the shape)."""
     try:
-        doc = tomllib.loads(text)
+        doc = loads_toml(text)
     except tomllib.TOMLDecodeError as exc:
         message = str(exc)
         match = _LINE_IN_TOML_ERROR.search(message)

@@ -18,6 +18,7 @@ import sys
 from typing import Any
 
 from inspector.live.errors import SetupError
+from inspector.smallfile import loads_toml
 from inspector.userpath import open_binary
 
 if sys.version_info >= (3, 11):
@@ -46,7 +47,7 @@ def load(path: str) -> list[dict[str, Any]]:
 
 def parse(text: str, path: str = "<tools>") -> list[dict[str, Any]]:
     try:
-        doc = tomllib.loads(text)
+        doc = loads_toml(text)
     except tomllib.TOMLDecodeError as exc:
         raise SetupError(f"--tools {path}: not valid TOML: {exc}") from None
     unknown = sorted(k for k in doc if k != "tool")

@@ -83,3 +83,59 @@ def test_answer_rules_dev_zero_exits_2_with_one_line(tmp_path):
     assert proc.returncode == 2, proc.stderr
     assert "Traceback" not in proc.stderr and "regular file" in proc.stderr
     assert len(proc.stderr.strip().splitlines()) == 1
+
+
+NESTED = {
+    "array": "x = " + "[" * 100_000 + "]" * 100_000 + "\n",
+    "table": "x = " + "{a = " * 50_000 + "1" + "}" * 50_000 + "\n",
+}
+
+
+@pytest.mark.parametrize("shape", sorted(NESTED))
+def test_toml_nested_past_the_parser_is_a_mistake_in_the_file_not_a_traceback(tmp_path, shape):
+    """The TOML parser recurses: a settings file nested 100,000 deep is said to be invalid, in the
+    words each kind of file uses for a mistake, like any other bad TOML (it was a RecursionError)."""
+    from inspector.live import hub_tools
+    from inspector.live.errors import SetupError
+
+    path = tmp_path / "deep.toml"
+    path.write_text(NESTED[shape])
+    config, notes = load_config(str(path))
+    assert config.theme == load_config(str(tmp_path / "missing.toml"))[0].theme
+    assert len(notes) == 1 and "not valid TOML" in notes[0] and "nested too deeply" in notes[0]
+    with pytest.raises(ThemeError, match="nested too deeply"):
+        load_theme(str(path))
+    with pytest.raises(rules.RulesError, match="nested too deeply"):
+        rules.load(str(path))
+    with pytest.raises(SetupError, match="nested too deeply"):
+        hub_tools.load(str(path))
+
+
+def test_answer_rules_nested_past_the_parser_exit_2_with_one_line(tmp_path):
+    path = tmp_path / "deep.toml"
+    path.write_text(NESTED["array"])
+    env = {**os.environ, "INSPECTOR_CONFIG": str(path), "LIVEKIT_URL": "ws://127.0.0.1:9"}
+    args = ["live", "--no-ui", "--room", "r", "--api-key", "k", "--api-secret", "s" * 32]
+    proc = subprocess.run(
+        [sys.executable, "-m", "inspector", *args, "--answer-rules", str(path), "--no-record"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env=env,
+    )
+    assert proc.returncode == 2, proc.stderr
+    assert "Traceback" not in proc.stderr and "nested too deeply" in proc.stderr
+    assert len(proc.stderr.strip().splitlines()) == 1
+
+
+def test_no_toml_is_parsed_but_through_loads_toml():
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2] / "inspector"
+    direct = [
+        str(path.relative_to(root))
+        for path in root.rglob("*.py")
+        if path.name != "smallfile.py"
+        and ("tomllib.load" in path.read_text() or "tomli.load" in path.read_text())
+    ]
+    assert direct == []  # each would raise RecursionError on a file nested past the parser
