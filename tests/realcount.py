@@ -38,6 +38,8 @@ Traps each format sets, and how they are met here:
   output. A command still running (``Process running with session ID N``) is decided by the end of that
   process, reported by a later ``write_stdin`` on the same session id (that poll, reporting the exit
   code, ends the same way); a process whose end the file never reports leaves its call unanswered.
+  A ``spawn_agent`` call's thread (``collab_agent_spawn_end.new_thread_id``, or 0.104's output
+  ``{"agent_id": ...}``) is a rollout of its own: when it is there, its calls count, nested.
 * Gemini CLI: JSON documents (``messages``) and JSONL logs (header line optional; message records by
   ``id``, the last one wins; ``$set.messages`` replaces the history; ``$rewindTo`` drops the message
   named and everything after it). Each ``toolCalls`` entry is a call and carries its own result
@@ -297,7 +299,60 @@ def _codex_verdict(text: str) -> tuple[bool | None, str | None]:
     return None, None
 
 
-def count_codex(path: Path) -> Counts:
+def _codex_threads(path: Path) -> list[str]:
+    """The threads a rollout's spawn_agent calls started: ``collab_agent_spawn_end.new_thread_id``, or
+    (0.104, no collab events) the call's output ``{"agent_id": <thread id>}``."""
+    spawns, threads = set(), []
+    for kind, item in _codex_items(path):
+        if (
+            kind == "response_item"
+            and item.get("type") == "function_call"
+            and item.get("name") == "spawn_agent"
+        ):
+            spawns.add(item.get("call_id"))
+        elif (
+            kind == "response_item"
+            and item.get("type") == "function_call_output"
+            and item.get("call_id") in spawns
+        ):
+            try:
+                said = json.loads(_output_text(item.get("output")))
+            except ValueError:
+                said = None
+            if isinstance(said, dict) and isinstance(said.get("agent_id"), str):
+                threads.append(said["agent_id"])
+        elif kind == "event_msg" and item.get("type") == "collab_agent_spawn_end":
+            if isinstance(item.get("new_thread_id"), str):
+                threads.append(item["new_thread_id"])
+    return list(dict.fromkeys(threads))
+
+
+def _thread_file(path: Path, thread: str) -> Path | None:
+    """A thread's rollout: beside the parent, else anywhere under the sessions root (YYYY/MM/DD)."""
+    found = sorted(path.parent.glob(f"rollout-*-{thread}.jsonl"))
+    if not found and re.search(r"\d{4}/\d{2}/\d{2}$", path.parent.as_posix()):
+        found = sorted(path.parents[3].glob(f"*/*/*/rollout-*-{thread}.jsonl"))
+    return found[0] if found else None
+
+
+def count_codex(path: Path, seen: set[Path] | None = None) -> Counts:
+    """A rollout, and the sub-agent threads it spawned whose rollouts are there (their calls nested)."""
+    seen = {path.resolve()} if seen is None else seen
+    counts = _count_rollout(path)
+    for thread in _codex_threads(path):
+        child = _thread_file(path, thread)
+        if child is None or child.resolve() in seen:
+            continue
+        seen.add(child.resolve())
+        sub = count_codex(child, seen)
+        counts.files += sub.files
+        for name in ("calls", "answered", "unanswered", "errors", "denied", "canceled", "orphans"):
+            setattr(counts, name, getattr(counts, name) + getattr(sub, name))
+        counts.nested += sub.calls
+    return counts
+
+
+def _count_rollout(path: Path) -> Counts:
     counts = Counts("codex", files=[path.name])
     calls: dict[str, dict] = {}
     outputs: dict[str, str] = {}

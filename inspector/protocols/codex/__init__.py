@@ -292,7 +292,20 @@ def _output(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -
     if isinstance(found, dict) and found.get("success") is False and call_id not in state.ends:
         # an older payload shape, ``{content, success: false}``: the tool said it failed
         state.ends[call_id] = ({"success": False, "stderr": text.strip()[:200]}, ts, raw)
+    if state.tools.get(call_id) == "spawn_agent" and call_id not in state.children.values():
+        _spawned_by_output(call_id, text, state)
     yield from output(call_id, text, data, ts, raw, state)
+
+
+def _spawned_by_output(call_id: str, text: str, state: State) -> None:
+    """0.104 writes no ``collab_agent_spawn_end``: the spawn_agent output ``{"agent_id": <thread id>}``
+    names the thread it started (real: h-morishita-esol/devenv, taturou/codex-chrome-extension)."""
+    if not text.startswith('{"agent_id"'):
+        return
+    value, error = values.loads_json(text.encode())
+    thread = value.get("agent_id") if error is None and isinstance(value, dict) else None
+    if isinstance(thread, str) and thread:
+        state.children.setdefault(thread, call_id)
 
 
 def _search(item: dict[str, Any], ts: float | None, raw: RawRef, state: State) -> Iterator[Event]:
@@ -414,5 +427,34 @@ def _user_shell(payload: dict[str, Any], ts: float | None, raw: RawRef, state: S
     return Message("user_shell", text, state.group, ts, "user", raw)
 
 
-FORMAT = Format(NAME, DESCRIPTION, sniff, read, redecode, decode_line=decode_line, read_bare=_read_bare)
+def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]:
+    """Rollouts opened together (a folder): a sub-agent thread read under the call that spawned it is
+    not read again as a session of its own (its calls showed twice, once nested and once at the top)."""
+    seen: set[str] = set()
+
+    def one(path: str) -> Iterator[Event]:
+        full = os.path.abspath(path)
+        if full in seen:
+            return  # already read, nested under its spawn_agent call
+        seen.add(full)
+        yield from read(path, seen, details=details)
+
+    return [one(path) for path in paths]
+
+
+def _read_set_bare(paths: list[str]) -> list[Iterator[Event]]:
+    return read_set(paths, details=False)
+
+
+FORMAT = Format(
+    NAME,
+    DESCRIPTION,
+    sniff,
+    read,
+    redecode,
+    decode_line=decode_line,
+    read_bare=_read_bare,
+    read_set=read_set,
+    read_set_bare=_read_set_bare,
+)
 """This format for the registry (:func:`inspector.protocols.get`)."""
