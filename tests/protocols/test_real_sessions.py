@@ -158,6 +158,29 @@ PINNED = {
         0,
         0,
     ),
+    # 0.104.0 on Linux: two spawn_agent calls (no collab events: the output names the thread), each
+    # thread a rollout of its own beside the parent, read under its call (the parent's first 57 lines)
+    "h-morishita-esol_devenv/rollout-2026-02-19T19-07-06-019c755e-168e-73c1-951b-0ef453bde2ee.jsonl": (
+        16,
+        10,
+        0,
+        1,
+        0,
+    ),
+    "h-morishita-esol_devenv/rollout-2026-02-19T19-08-47-019c755f-a102-7ab2-bde8-460b1d554d4d.jsonl": (
+        6,
+        0,
+        0,
+        0,
+        0,
+    ),
+    "h-morishita-esol_devenv/rollout-2026-02-19T19-09-37-019c7560-6654-7e80-a37e-cd553fc317e4.jsonl": (
+        4,
+        0,
+        0,
+        0,
+        0,
+    ),
     # Gemini CLI, October 2025, Linux (gemini-2.5-pro)
     "brexp_infra/session-2025-10-31T07-06-d83802b6.json": (2, 0, 0, 1, 0),
 }
