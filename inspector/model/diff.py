@@ -197,10 +197,20 @@ def parse_unified_diff(text: str, path: str = "") -> list[FileDiff]:
     return files
 
 
+_HUNK_START = re.compile(r"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"  # where str.splitlines breaks
+
+
 def has_hunk(text: str) -> bool:
     """Whether ``parse_unified_diff(text)`` finds a hunk, without parsing it: a line that is a hunk
-    header (no ``---`` or ``+++`` line is one, so none is taken for a file header instead)."""
-    return "@@ -" in text and any(_HUNK_HEADER.match(line) for line in text.splitlines())
+    header (no ``---`` or ``+++`` line is one, so none is taken for a file header instead), looked for
+    only where ``@@ -`` starts a line (none of the header's characters breaks a line)."""
+    at = text.find("@@ -")
+    while at >= 0:
+        if (at == 0 or text[at - 1] in _LINE_BREAKS) and _HUNK_START.match(text, at):
+            return True
+        at = text.find("@@ -", at + 1)
+    return False
 
 
 def _hunk_full(hunk: Hunk, pending: list[str]) -> bool:

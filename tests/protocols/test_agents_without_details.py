@@ -13,7 +13,7 @@ from typing import Any
 import hostile_gen as gen
 import pytest
 
-from inspector.model import CallStore, Result
+from inspector.model import CallStore, Request, Result, values
 from inspector.model.diff import has_hunk, parse_unified_diff
 from inspector.protocols import codex, gemini
 from inspector.protocols.codex.patch import has_hunks, patch_changes, patch_detail
@@ -49,6 +49,11 @@ DIFFS = [
     "--- a\n+++ b\n",
     "x\r@@ -1 +1 @@",  # a header after a carriage return: a line of its own for splitlines
     "@@ -1 +1 @@x",
+    "a@@ -1 +1 @@",
+    "\u2028@@ -1 +1 @@\x85",
+    "\x1c@@ -1,2 +3,4 @@ f\n",
+    "@@ -1 +1\n@@",
+    "@@ -\u0661 +1 @@",  # an Arabic-Indic digit: a digit to the regex
     "@@ -a +1 @@\n",
     "",
     *[text for text in gen.BAD_TEXT if isinstance(text, str)],
@@ -214,3 +219,38 @@ def test_every_cut_of_a_document_reads_as_the_general_path_reads_it(
     for size in range(0, len(data), 7):
         path.write_bytes(data[:size])
         assert list(gemini.read(str(path))) == general(path, monkeypatch)
+
+
+# -- a record's numbers: exact however long it is and however many values it holds ------------------
+
+MANY = [{"k": index, "s": "v"} for index in range(400)]  # a long record of many small values
+LONG = "x" * 9000  # a long record of one long string
+
+
+@pytest.mark.parametrize("filler", [MANY, LONG], ids=["many values", "one long string"])
+@pytest.mark.parametrize("number", [18446744073709551616, -(2**63) - 1, 1e19, 2**62, "1" * 30, 10**400])
+def test_a_long_record_keeps_its_integers_exact_and_its_floats_floats(filler: Any, number: Any) -> None:
+    for record in ({"a": filler, "n": number}, {"n": number, "a": filler}, {"a": [filler, {"n": [number]}]}):
+        data = json.dumps(record).encode()
+        assert len(data) > 4096
+        value, error = values.loads_json(data)
+        assert error is None and repr(value) == repr(record)
+
+
+def test_a_long_record_read_by_codex_and_gemini_keeps_a_big_integer(tmp_path: Path) -> None:
+    big = 2**64 + 1
+    args = json.dumps({"many": MANY, "n": big})
+    rollout = tmp_path / "rollout.jsonl"
+    item = {"type": "function_call", "name": "f", "arguments": args, "call_id": "c1"}
+    rollout.write_text(
+        json.dumps({"timestamp": "2026-05-12T10:00:01.000Z", "type": "response_item", "payload": item})
+    )
+    [request] = [e for e in codex.read(str(rollout)) if isinstance(e, Request)]
+    assert request.params["n"] == big
+    session = tmp_path / "chats" / "session-x.jsonl"
+    session.parent.mkdir()
+    call = {"id": "c1", "name": "f", "args": {"many": MANY, "n": big}, "status": "executing"}
+    message = {"id": "m1", "type": "gemini", "content": "", "toolCalls": [call], "n": -big}
+    session.write_text(json.dumps(gen.GEMINI_HEADER) + "\n" + json.dumps(message) + "\n")
+    [request] = [e for e in gemini.read(str(session)) if isinstance(e, Request)]
+    assert request.params["n"] == big

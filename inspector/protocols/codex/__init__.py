@@ -97,10 +97,9 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
             offset += len(line)
             text = line.lstrip(_BOM) if line.startswith(_BOM) else line
             record, error = values.loads_json(text)  # exact integers, lone surrogates replaced
-            if error is None:
-                if type(record) is dict and _quiet(record):
-                    continue  # a record that says nothing shown (most lines): no reference made for it
-            elif not text.strip():
+            if type(record) is dict and _quiet(record):
+                continue  # a record that says nothing shown (most lines): no reference made for it
+            if error is not None and not text.strip():
                 continue  # a blank line
             raw = RawRef(path, f"line {number}", start, len(line.rstrip(b"\r\n")), protocol=NAME)
             yield from _decoded(record, error, raw, state)
@@ -174,6 +173,8 @@ def _quiet(record: dict[str, Any]) -> bool:
         return type(inner) is str and inner not in (_EVENT_KINDS if kind == "event_msg" else _ITEM_KINDS)
     if kind == "turn_context":
         return type(record.get("payload")) is dict
+    if type(kind) is str:  # the bare layout's items
+        return kind not in _ITEM_KINDS and kind not in _ENVELOPES and kind != "world_state"
     return kind is None and record.get("record_type") == "state"
 
 

@@ -97,12 +97,28 @@ def exit_code(text: str) -> int | None:
             code = meta.get("exit_code") if isinstance(meta, dict) else value.get("exit_code")
             if isinstance(code, int) and not isinstance(code, bool):
                 return code
-    # each search only when the words it needs are in the text (a fast search in C, not a regex's)
-    found = _EXIT_TEXT.findall(text) if "Exit code: " in text or "Process exited with code " in text else []
-    if not found and '"exit_code"' in text:
-        found = _EXIT_JSON.findall(text)
-    code = values.parse_int(found[-1]) if found else None
+    found = _last(text, _EXIT_TEXT, ("Exit code: ", "Process exited with code "), True)
+    if found is None:
+        found = _last(text, _EXIT_JSON, ('"exit_code"',), False)
+    code = values.parse_int(found) if found is not None else None
     return code if isinstance(code, int) else None  # more digits than Python reads: no code
+
+
+def _last(text: str, pattern: re.Pattern[str], marks: tuple[str, ...], line_start: bool) -> str | None:
+    """The group of the last match of ``pattern`` in ``text`` (what ``findall(text)[-1]`` gives: no match
+    can hold the start of another), tried only where one of ``marks`` (how a match starts) is found from
+    the end: a search in C instead of the regex's walk through the whole text."""
+    best: tuple[int, str] | None = None
+    for mark in marks:
+        at = text.rfind(mark)
+        while at >= 0 and (best is None or at > best[0]):
+            if not line_start or at == 0 or text[at - 1] == "\n":
+                match = pattern.match(text, at)
+                if match is not None:
+                    best = (at, match.group(1))
+                    break
+            at = text.rfind(mark, 0, at)
+    return best[1] if best is not None else None
 
 
 def duration_s(text: str) -> float | None:
@@ -167,19 +183,28 @@ def _head(text: str, size: int) -> str:
 
 def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
     """How the output says the call ended, and the message when it did not succeed."""
-    head = _TRUNCATED.sub("", _head(text, 600), count=1)[:400]
-    first = head.strip().splitlines()[0] if head.strip() else ""
+    head = _head(text, 600)
+    if head.startswith("Total output lines: "):
+        head = _TRUNCATED.sub("", head, count=1)
+    head = head[:400]
     state = script(text)
     if state is not None:  # code mode: the script's own verdict, whatever the commands inside exited with
-        return (Outcome.ERROR, first) if state == "failed" else (Outcome.SUCCESS, None)
+        return (Outcome.ERROR, _first(head)) if state == "failed" else (Outcome.SUCCESS, None)
     if _REFUSED.match(head):  # the command never ran, whatever the text goes on to quote
-        return Outcome.ERROR, first
-    if any(mark in head for mark in _DENIED):
-        return Outcome.DENIED, first
-    if any(mark in head for mark in _CANCELED):
-        return Outcome.CANCELED, first
+        return Outcome.ERROR, _first(head)
+    for mark in _DENIED:
+        if mark in head:
+            return Outcome.DENIED, _first(head)
+    for mark in _CANCELED:
+        if mark in head:
+            return Outcome.CANCELED, _first(head)
     if code is not None:
         return (Outcome.SUCCESS, None) if code == 0 else (Outcome.ERROR, f"exit code {code}")
-    if any(head.lstrip().startswith(mark) for mark in _ERRORS) or head.startswith("Script failed"):
-        return Outcome.ERROR, first
+    if head.lstrip().startswith(_ERRORS) or head.startswith("Script failed"):
+        return Outcome.ERROR, _first(head)
     return Outcome.SUCCESS, None
+
+
+def _first(head: str) -> str:
+    """The first line of a head (what a failed call's message says)."""
+    return head.strip().splitlines()[0] if head.strip() else ""

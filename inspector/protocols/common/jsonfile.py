@@ -295,8 +295,10 @@ def _line_chunks(raw: bytes | bytearray, offset: int, number: int) -> Iterator[C
     text = _take_huge(raw, end)
     if text is not None:  # the line's bytes are gone: parse its text (2x the record, not 3x)
         value, error = values.loads_text(text)
-    else:
-        value, error = loads(memoryview(raw)[:end] if end < len(raw) else raw)
+    else:  # the line's end is blank to the parser: no view cut (a failure is told on the cut line)
+        value, error = loads(raw)
+        if error is not None and end < len(raw):
+            value, error = loads(memoryview(raw)[:end])
     if error is not None:
         yield Chunk(f"line {number}", offset, end, number, error=error)
     elif isinstance(value, list):

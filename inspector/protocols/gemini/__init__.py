@@ -33,6 +33,7 @@ _SNIFF_CONTENT = re.compile(
     rb'\A\s*\[\s*\{\s*"(?:role|parts)"\s*:'
 )  # a saved chat: [{"role": .., "parts": ..
 _SNIFF_RECORD = re.compile(rb'"type"\s*:\s*"(?:gemini|user|info|error|warning)"|"\$set"|"\$rewindTo"')
+_UNREAD: Any = object()  # a message's time not read yet
 _KINDS = {"user": "user", "gemini": "assistant", "info": "info", "error": "error", "warning": "warning"}
 
 
@@ -256,13 +257,16 @@ class _Session:
                 yield event
                 self._note(event)
         ordered = list(self.messages.values())
+        stamps = [message.get("timestamp") for message, _ in ordered]
+        times = [_values.parse_time(stamp) for stamp in stamps]  # each message's, parsed once
         for index, (message, raw) in enumerate(ordered):
             # No time is stored for a result: the next message's time is the first moment it is
             # known to exist (the model's next turn reads it); the last message uses lastUpdated.
-            later = ordered[index + 1][0].get("timestamp") if index + 1 < len(ordered) else None
-            result_ts = _values.parse_time(later) if later is not None else self.last_updated
-            asked = _values.parse_time(message.get("timestamp"))
-            for event in _message_events(message, raw, self.group, result_ts, None, self.details):
+            later = index + 1 < len(ordered) and stamps[index + 1] is not None
+            result_ts = times[index + 1] if later else self.last_updated
+            asked = times[index]
+            events = _message_events(message, raw, self.group, result_ts, None, self.details, asked)
+            for event in events:
                 yield event
                 self._note(event)
                 if isinstance(event, Request) and asked is not None:  # a call's own time: when it ended
@@ -309,10 +313,12 @@ def _message_events(
     result_ts: float | None,
     state: _Follow | None,
     details: bool = True,
+    ts: Any = _UNREAD,
 ) -> list[Event]:
-    """The events of one message; a shape no rule foresaw is one Malformed, never the end of the file."""
+    """The events of one message; a shape no rule foresaw is one Malformed, never the end of the file.
+    ``ts``: the message's time when the caller has read it already."""
     try:
-        return list(_message_parts(message, raw, group, result_ts, state, details))
+        return list(_message_parts(message, raw, group, result_ts, state, details, ts))
     except Exception as exc:  # noqa: BLE001 - one bad message must not hide the others
         reason = f"could not decode: {type(exc).__name__}: {str(exc)[:160]}"
         return [Malformed(raw.where, reason, source=raw.source, raw=raw)]
@@ -325,12 +331,14 @@ def _message_parts(
     result_ts: float | None,
     state: _Follow | None,
     details: bool = True,
+    ts: Any = _UNREAD,
 ) -> Iterator[Event]:
     """A message's text (when it has some) and its tool calls, each call followed by its result.
 
     With ``state`` (following), only what that state has not seen yet.
     """
-    ts = _values.parse_time(message.get("timestamp"))
+    if ts is _UNREAD:
+        ts = _values.parse_time(message.get("timestamp"))
     message_id = message["id"]
     text = _text(message.get("content"))
     kind = _KINDS.get(str(message.get("type")), str(message.get("type"))[:40])
