@@ -87,6 +87,15 @@ BOOKKEEPING = {
     "agent-name": {"type": "agent-name", "agentName": "fix-expiry", "sessionId": "s"},
     "mode": {"type": "mode", "mode": "normal", "sessionId": "s"},
     "pr-link": {"type": "pr-link", "sessionId": "s", "prNumber": 22, "prUrl": "https://example.org/pull/22"},
+    # 2.1.278 (real: MrMarHVD/claude-config-to-rule-them-all): a running cost, and last-prompt by leafUuid
+    "cost-state": {
+        "type": "cost-state",
+        "sessionId": "s",
+        "totalCostUSD": 0,
+        "totalDuration": 28443,
+        "modelUsage": {},
+    },
+    "last-prompt (2.1.278)": {"type": "last-prompt", "leafUuid": "6c4c66bd", "sessionId": "s"},
 }
 
 

@@ -107,6 +107,8 @@ PINNED = {
     # 1.0.29 (NixOS) and 1.0.58 (macOS: a subagent's records inline, isSidechain)
     "borja-rojo-ilvento_dotfiles/1f0cd9c7-7a7e-4b33-aeac-f6009a446523.jsonl": (1, 0, 0, 1, 0),
     "dphaener_dotfiles/afc4f5a3-4d18-458f-95cc-1e92dbbded5b.jsonl": (26, 6, 2, 0, 0),
+    # 2.1.278, macOS: /model and nothing else (mode, permission-mode, system, cost-state, last-prompt by leafUuid)
+    "MrMarHVD_claude-config-to-rule-them-all/3487c9f4-4273-48b1-907f-64e7c7bc331e.jsonl": (0, 0, 0, 0, 0),
     # 2.1.92, Linux
     "Zatoichi-42_claude-zibe/2e67241e-3ebc-452b-9bd0-04a22653db37.jsonl": (2, 0, 0, 0, 0),
     # Codex: the fork's build calls a tool it does not have ('unsupported call: search.query')

@@ -54,7 +54,7 @@ def sniff(path: str, head: bytes) -> int:
 _BOOKKEEPING = {
     "file-history-snapshot": ("messageId", "snapshot"),
     "queue-operation": ("operation", "sessionId"),
-    "last-prompt": ("lastPrompt", "sessionId"),
+    "last-prompt": ("sessionId",),  # lastPrompt (2.1.x), or leafUuid instead (2.1.278)
     "permission-mode": ("permissionMode", "sessionId"),
     "custom-title": ("customTitle", "sessionId"),
     "system": ("uuid", "sessionId"),
@@ -64,6 +64,7 @@ _BOOKKEEPING = {
     "agent-name": ("agentName", "sessionId"),
     "mode": ("mode", "sessionId"),
     "pr-link": ("prUrl", "sessionId"),
+    "cost-state": ("totalCostUSD", "sessionId"),  # 2.1.278
 }
 
 
