@@ -192,8 +192,7 @@ def _dump_text(store: Any, flt: Any, now: float, messages: bool) -> None:
 
 
 def run_stats(args: argparse.Namespace) -> int:
-    from inspector.model.stats import session_stats, source_of
-    from inspector.model.tool_stats import per_tool
+    from inspector.model.stats import session_figures, session_stats, source_of
 
     store, infos, flt = _load(args.paths, args.format, keep_payloads=False, expr=args.filter)
     if store is None:
@@ -203,9 +202,8 @@ def run_stats(args: argparse.Namespace) -> int:
     figures: dict[str, Any] = {"format": ",".join(sorted({i.format for i in infos}))}
     if flt is not None:
         figures["filter"] = flt.text
-    figures.update(session_stats(store, now, keep))
-    calls = [call for call in store.all_calls() if keep is None or keep(call)]
-    per_tool_figures = per_tool(calls, now)
+    stats, per_tool_figures = session_figures(store, now, keep)
+    figures.update(stats)
     figures["sources"] = [{"path": i.path, "format": i.format, "malformed": i.malformed} for i in infos]
     per_file = []
     if args.per_file:

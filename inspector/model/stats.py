@@ -9,7 +9,7 @@ from inspector.model.call import State
 from inspector.model.clock import at_recording_end
 from inspector.model.events import Malformed, Message
 from inspector.model.store import CallStore
-from inspector.model.tool_stats import bucket_labels, per_tool
+from inspector.model.tool_stats import FAILED_STATES, ToolFigures, bucket_labels
 from inspector.model.tool_stats import nearest_rank as percentile
 
 Keep = Callable[[object], bool]
@@ -30,19 +30,34 @@ def source_of(item: object) -> str:
 def session_stats(store: CallStore, now: float | None = None, keep: Keep | None = None) -> dict[str, Any]:
     """The figures `inspector stats --json` prints, computed in one pass over the calls (those ``keep``
     accepts, when given)."""
+    return session_figures(store, now, keep)[0]
+
+
+def session_figures(
+    store: CallStore, now: float | None = None, keep: Keep | None = None
+) -> tuple[dict[str, Any], list[ToolFigures]]:
+    """``session_stats`` and the per-tool figures it holds (busiest tool first), from the same one pass:
+    each call's state and latency read once for both (the per-tool figures took two more passes)."""
     now = store.clock.now() if now is None else now
     if keep is not None:
-        return _kept_stats(store, now, keep)
+        return session_figures(_Subset(store, keep), now)  # type: ignore[arg-type]
     states = {state.value: 0 for state in State}
-    tools: dict[str, int] = {}
+    by_tool: dict[str, ToolFigures] = {}
     latencies: list[float] = []
     calls = top_level = with_diff = late = violations = unanswered_client = 0
     for call in store.all_calls():
         calls += 1
         if call.parent is None:
             top_level += 1
-        states[call.state(now).value] += 1
-        tools[call.tool] = tools.get(call.tool, 0) + 1
+        state = call.state(now)
+        states[state.value] += 1
+        tool = call.tool
+        figures = by_tool.get(tool)
+        if figures is None:
+            figures = by_tool[tool] = ToolFigures(tool)
+        figures.count += 1
+        if state in FAILED_STATES:
+            figures.failures += 1
         if call.has_diff:
             with_diff += 1
         if call.late:
@@ -54,6 +69,8 @@ def session_stats(store: CallStore, now: float | None = None, keep: Keep | None 
         latency = call.latency_ms
         if latency is not None and latency >= 0:
             latencies.append(latency)
+            figures.latencies.append(latency)
+    tools = sorted(by_tool.values(), key=lambda f: (-f.count, f.tool))
     latencies.sort()
     p50, p90, p99 = (percentile(latencies, f) for f in (0.5, 0.9, 0.99))
     return {
@@ -70,18 +87,13 @@ def session_stats(store: CallStore, now: float | None = None, keep: Keep | None 
         "malformed": len(store.malformed),
         "messages": store.message_count,
         "skipped": dict(sorted(store.skipped.items())),
-        "tools": dict(sorted(tools.items(), key=lambda kv: (-kv[1], kv[0]))),
+        "tools": {f.tool: f.count for f in tools},
         "p50_ms": _round(p50),
         "p90_ms": _round(p90),
         "p99_ms": _round(p99),
-        "per_tool": {f.tool: f.as_json() for f in per_tool(store.all_calls(), now)},
+        "per_tool": {f.tool: f.as_json() for f in tools},
         "histogram_buckets": bucket_labels(),
-    }
-
-
-def _kept_stats(store: CallStore, now: float, keep: Keep) -> dict[str, Any]:
-    """The figures of the items ``keep`` accepts, judged at the same time."""
-    return session_stats(_Subset(store, keep), now)  # type: ignore[arg-type]
+    }, tools
 
 
 class _Subset:
