@@ -64,7 +64,6 @@ stats, 2.5x against 1.75x) fails and noise does not."""
 STANDS: dict[str, dict[str, float]] = {  # measured at the commit that added this script (issue 23)
     "quick": {
         "stats": 1.5,
-        "dump --json": 2.5,  # 4.2 before dump --json kept the read's payloads (2.0-2.5x after)
         "codex": 2.2,  # 3.3x before results were read without details (read_bare)
         "gemini": 2.6,
         "gemini document": 2.0,  # 3.6x before its messages were split in one pass (gemini/document.py)
@@ -73,7 +72,6 @@ STANDS: dict[str, dict[str, float]] = {  # measured at the commit that added thi
     },
     "full": {
         "stats": 1.8,
-        "dump --json": 2.3,  # 3.6-4.2 before dump --json kept the read's payloads (2.06-2.27x after)
         "codex": 2.4,
         "gemini": 2.6,
         "gemini document": 1.9,

@@ -62,7 +62,7 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
     enabled = gc.isenabled()
     gc.disable()
     try:
-        infos = load(paths, store, forced, skipped)
+        infos = load(paths, store, forced, skipped, lean=keep_payloads)  # payloads, no detail shown
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return None, None, None

@@ -110,12 +110,15 @@ def _heads(fh: BinaryIO) -> Iterator[bytes]:
         yield head
 
 
-def readers(files: list[tuple[str, Format]], *, details: bool = True) -> list[Iterator[Event]]:
+def readers(
+    files: list[tuple[str, Format]], *, details: bool = True, lean: bool = False
+) -> list[Iterator[Event]]:
     """The events of each ``(path, format)``, in order; nothing is read until iterated.
 
     Files of a format that offers ``read_set`` are read as one set (each iterator still yields
     only its own file's events). ``details=False``: the results' details will be dropped, so a
-    format with a bare reading (``read_bare``) does not build them.
+    format with a bare reading (``read_bare``) does not build them. ``lean``: payloads kept, details
+    not shown (``read_lean`` where a format has it).
     """
     found: list[Iterator[Event] | None] = [None] * len(files)
     by_format: dict[int, list[int]] = {}
@@ -123,12 +126,12 @@ def readers(files: list[tuple[str, Format]], *, details: bool = True) -> list[It
         by_format.setdefault(id(fmt), []).append(index)
     for indexes in by_format.values():
         fmt = files[indexes[0]][1]
-        read_set = fmt.set_reader(details)
+        read_set = fmt.set_reader(details, lean)
         if read_set is not None and len(indexes) > 1:
             for index, events in zip(indexes, read_set([files[i][0] for i in indexes]), strict=True):
                 found[index] = events
         else:
-            read = fmt.reader(details)
+            read = fmt.reader(details, lean)
             for index in indexes:
                 found[index] = read(files[index][0])
     return [events for events in found if events is not None]

@@ -48,13 +48,24 @@ class Format:
     such reading, ``read`` serves."""
     read_set_bare: ReadSet | None = None
     """``read_set`` leaving out the same."""
+    read_lean: Read | None = None
+    """``read`` for a store that keeps payloads but shows no detail (``dump --json``): each result's
+    detail left out but for what the JSON carries (a saved output's place); None: ``read`` serves."""
+    read_set_lean: ReadSet | None = None
+    """``read_set`` leaving out the same."""
 
-    def reader(self, details: bool = True) -> Read:
-        """``read``, or ``read_bare`` when details are not wanted and the format has it."""
+    def reader(self, details: bool = True, lean: bool = False) -> Read:
+        """``read``, or ``read_bare`` when details are not wanted and the format has it (``read_lean``
+        when ``lean`` and it has that)."""
+        if lean and self.read_lean is not None:
+            return self.read_lean
         return self.read if details or self.read_bare is None else self.read_bare
 
-    def set_reader(self, details: bool = True) -> ReadSet | None:
-        """``read_set`` (or ``read_set_bare``, as :meth:`reader`); None when the format reads no sets."""
+    def set_reader(self, details: bool = True, lean: bool = False) -> ReadSet | None:
+        """``read_set`` (or ``read_set_bare``, ``read_set_lean``, as :meth:`reader`); None when the
+        format reads no sets."""
+        if lean and self.read_set_lean is not None:
+            return self.read_set_lean
         return self.read_set if details or self.read_set_bare is None else self.read_set_bare
 
     @property

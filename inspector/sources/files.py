@@ -99,6 +99,11 @@ def _readers(opened: list[Opened], details: bool = True) -> list[Iterator[Event]
     return protocols.readers([(o.path, o.fmt) for o in opened], details=details)
 
 
+def _lean_readers(opened: list[Opened]) -> list[Iterator[Event]]:
+    """:func:`_readers` for a store that keeps payloads and shows no detail (``dump --json``)."""
+    return protocols.readers([(o.path, o.fmt) for o in opened], lean=True)
+
+
 def _events(opened: Opened, events: Iterator[Event]) -> Iterator[Event]:
     try:
         yield from events
@@ -160,15 +165,17 @@ def read_into(
     cancelled: Callable[[], bool] = lambda: False,
     clock: Callable[[], float] = time.monotonic,
     breathe: float = 0.0,
+    lean: bool = False,
 ) -> list[FileSummary]:
     """Thread every file's events into ``store``, calling ``progress`` at most every BATCH_SECONDS.
 
     Stops early (returning what was read) when ``cancelled()`` turns true. ``breathe`` > 0: read in
     slices of about that many seconds and let the other threads run between them (a thread that reads
     behind a UI: the UI's loop, woken, waits for the interpreter lock until the reader lets it go).
+    ``lean``: a store that keeps payloads for a command that shows no details (protocols.readers).
     """
     with _collector_paused():
-        return _read_into(store, opened, progress, cancelled, clock, breathe)
+        return _read_into(store, opened, progress, cancelled, clock, breathe, lean)
 
 
 def _read_into(
@@ -178,6 +185,7 @@ def _read_into(
     cancelled: Callable[[], bool],
     clock: Callable[[], float],
     breathe: float,
+    lean: bool = False,
 ) -> list[FileSummary]:
     total = sum(o.size for o in opened) or 1
     infos = []
@@ -185,7 +193,8 @@ def _read_into(
     events = 0
     next_report = clock() + BATCH_SECONDS
     next_breath = clock() + breathe if breathe > 0 else float("inf")
-    for item, reader in zip(opened, _readers(opened, store.keep_payloads), strict=True):
+    readers = _lean_readers(opened) if lean else _readers(opened, store.keep_payloads)
+    for item, reader in zip(opened, readers, strict=True):
         info = FileSummary(path=item.path, format=item.fmt.name, label=os.path.basename(item.path))
         infos.append(info)
         reached = count = 0
@@ -294,12 +303,17 @@ def _fill_untimed(tagged: list[tuple[float, int, Event, str]]) -> None:
 
 
 def load(
-    paths: list[str], store: CallStore, forced: str | None = None, skipped: list[str] | None = None
+    paths: list[str],
+    store: CallStore,
+    forced: str | None = None,
+    skipped: list[str] | None = None,
+    *,
+    lean: bool = False,
 ) -> list[FileSummary]:
     """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
 
     A folder stands for the Claude Code sessions under it (with ``skipped`` given, one of them that
     cannot be opened is named there and the others are read). The one reading path, shared with the
-    UI's load (:func:`read_into`): namespaces, malformed counts, error mapping.
+    UI's load (:func:`read_into`): namespaces, malformed counts, error mapping. ``lean``: see read_into.
     """
-    return read_into(store, open_paths(paths, forced, skipped))
+    return read_into(store, open_paths(paths, forced, skipped), lean=lean)

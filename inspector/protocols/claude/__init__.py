@@ -79,18 +79,24 @@ def _looks_like_record(record: dict[str, Any]) -> bool:
 
 
 def read(
-    path: str, together: Together | None = None, index: int = 0, *, details: bool = True
+    path: str,
+    together: Together | None = None,
+    index: int = 0,
+    *,
+    details: bool = True,
+    saved: bool | None = None,
 ) -> Iterator[Event]:
     """Every event of a session file, then of its subagent files (nested under their Task/Agent call).
 
     ``together`` is shared by the files of one :func:`read_set` (``index`` is this one's place).
     Only a missing or unreadable session file raises (OSError); anything else becomes an event.
     ``details=False`` leaves out what a store that drops payloads would drop: each result's detail
-    (its ``has_diff`` stays), read again from the record when it is shown.
+    (its ``has_diff`` stays), read again from the record when it is shown; with ``saved=True`` too, a
+    result whose output Claude Code saved to a file still says where (``read_lean``: ``dump --json``).
     """
     agent_file = is_agent_file(path)
     planner = None if agent_file else Planner(path)
-    session = ReadState(planner, details)
+    session = ReadState(planner, details, saved)
     if not agent_file:
         session.resume = Resume(together, index)
     if planner is not None and together is not None:
@@ -111,11 +117,11 @@ def read(
     _remember(path, (session.emitted, session.done, session.rewrite))
 
 
-def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]:
+def read_set(paths: list[str], *, details: bool = True, saved: bool | None = None) -> list[Iterator[Event]]:
     """Files opened together: a record read from one is not shown again from another (a resumed
     session repeats the one it continues), read in the order given."""
     together = Together(paths)
-    return [read(path, together, index, details=details) for index, path in enumerate(paths)]
+    return [read(path, together, index, details=details, saved=saved) for index, path in enumerate(paths)]
 
 
 def redecode(raw: RawRef) -> list[Event]:
@@ -382,5 +388,7 @@ FORMAT = Format(
     read_set=read_set,
     read_bare=partial(read, details=False),
     read_set_bare=partial(read_set, details=False),
+    read_lean=partial(read, details=False, saved=True),
+    read_set_lean=partial(read_set, details=False, saved=True),
 )
 """This format for the registry (:func:`inspector.protocols.get`)."""

@@ -74,11 +74,13 @@ class ReadState:
         "resume",
         "rewrite",
         "details",
+        "saved",
     )
 
-    def __init__(self, planner: Planner | None, details: bool = True) -> None:
+    def __init__(self, planner: Planner | None, details: bool = True, saved: bool | None = None) -> None:
         self.planner = planner
         self.details = details  # False: results carry no detail (the store drops them), only has_diff
+        self.saved = details if saved is None else saved  # a saved output's detail, even without details
         self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
         self.tools: dict[str, tuple[str, str, str]] = {}  # open call id -> (tool, request hint, the id)
         self.edits: dict[str, Any] = {}  # open file-change call id -> its parameters (claude_edits)
@@ -324,6 +326,8 @@ def _result(
     ended, message, code = outcome(block.get("is_error") is True, content)
     if not session.details:
         detail, diff = None, structured is not None and has_diff(tool, structured)
+        if session.saved:  # dump --json carries a saved output in full, and shows no other detail
+            detail = persisted(raw.source, call_id, content, structured)
     else:
         detail, diff = details(tool, structured, request_hint) if structured is not None else (None, False)
         saved = persisted(raw.source, call_id, content, structured)
