@@ -9,7 +9,7 @@ from inspector.calljson import call_json  # noqa: F401 - the export and the live
 from inspector.model import Call, Malformed, Message, OrphanResult, State
 from inspector.model.call import Item
 from inspector.model.clock import at_recording_end
-from inspector.textsafe import one_line
+from inspector.textsafe import clean, one_line
 from inspector.timefmt import clock_text, deadline_words, duration
 
 STATE_STYLES = {
@@ -51,8 +51,8 @@ def call_text(call: Call, now: float, at: float | None = None) -> Text:
     timing = time_column(call, now)
     if timing:
         text.append(f" {timing}", "dim")
-    if call.request.summary:
-        text.append("  " + call.request.summary)
+    if call.request.summary:  # a format's summary is the session's text, made inert here as every field
+        text.append("  " + clean(call.request.summary, keep_newlines=False))
     flags = []
     if call.undelivered:
         flags.append("not delivered")
@@ -66,7 +66,7 @@ def call_text(call: Call, now: float, at: float | None = None) -> Text:
     if call.duplicates:
         flags.append(f"{call.duplicates} duplicate result(s)")
     if call.result is not None and call.result.answered_by:
-        flags.append(f"answered by {call.result.answered_by}")
+        flags.append(f"answered by {one_line(call.result.answered_by, 60)}")
     if flags:
         text.append("  (" + ", ".join(flags) + ")", "yellow")
     first = call.result

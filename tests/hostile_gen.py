@@ -134,6 +134,8 @@ def _otlp_records() -> list[tuple[str, dict]]:
             gen_ai__operation__name="execute_tool",
             gen_ai__tool__name="get_weather",
             gen_ai__tool__call__id="k1",
+            gen_ai__tool__call__arguments='{"city": "Paris"}',  # sent with --otlp-content
+            gen_ai__tool__call__result='{"temp_c": 12}',
         ),
         "status": {},
     }
@@ -319,15 +321,16 @@ def format_of(kind: str) -> str:
 
 
 # -- mutations ---------------------------------------------------------------------------------
-def paths_of(value: Any, prefix: tuple = (), depth: int = 0) -> list[tuple]:
-    """Every key path into ``value`` (each field of each object and each item of each array)."""
+def paths_of(value: Any, prefix: tuple = (), depth: int = 0, deepest: int = 6) -> list[tuple]:
+    """Every key path into ``value`` (each field of each object and each item of each array), down to
+    ``deepest`` levels (an OTLP attribute's value is 10 levels down)."""
     found: list[tuple] = []
-    if depth > 6:
+    if depth > deepest:
         return found
     items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
     for key, child in items:
         found.append((*prefix, key))
-        found.extend(paths_of(child, (*prefix, key), depth + 1))
+        found.extend(paths_of(child, (*prefix, key), depth + 1, deepest))
     return found
 
 

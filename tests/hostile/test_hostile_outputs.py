@@ -3,8 +3,11 @@
 from __future__ import annotations
 
 import io
+import json
 import re
 
+import hostile_gen as gen
+import pytest
 from hostile_io import HEADLESS, alicia_request, alicia_result, envelope, jsonl, run_cli
 
 from inspector.model import CallStore
@@ -94,3 +97,41 @@ def test_room_log_and_server_events(capsys):
     RoomServer(port=0, on_event=lines.append)._event(f"{EVIL} joined {EVIL}")
     assert lines
     _inert(lines[0], "room server event")
+
+
+def _with_evil(value: str) -> str:
+    """``value`` with EVIL in it; a JSON object in a string (arguments as the agents write them) gets it
+    in its first member, where a format's summary of the arguments reads it."""
+    try:
+        inner = json.loads(value)
+    except ValueError:
+        return value + EVIL
+    if isinstance(inner, dict) and inner:
+        key = next(iter(inner))
+        inner[key] = f"{inner[key]}{EVIL}" if isinstance(inner[key], str) else EVIL
+        return json.dumps(inner)
+    return value + EVIL
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_every_text_field_of_every_format_stays_inert_in_every_headless_output(tmp_path, kind):
+    """Each string of each record of each format's good session, EVIL in it (one at a time): every
+    headless command's output is inert (Codex's and Gemini telemetry's argument summaries and the
+    OTLP span's arguments reached ``dump`` raw: a summary is the session's text like any field)."""
+    base = gen.BASES[kind][1]()
+    forced = gen.FORCED.get(kind)
+    tried = 0
+    for index, (_, record) in enumerate(base):
+        for path in gen.paths_of(record, deepest=12):
+            value = record
+            for key in path:
+                value = value[key]
+            if not isinstance(value, str):
+                continue
+            case = gen.write_mutated(tmp_path, kind, base, index, path, _with_evil(value), "case")
+            for command in HEADLESS:
+                code, out, err = run_cli(*command, str(case), *(["--format", forced] if forced else []))
+                assert code in (0, 1, 2), (path, err)
+                _inert(out + err, f"{kind} {' '.join(command)} with EVIL at record {index} {path}")
+            tried += 1
+    assert tried >= 3
