@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from claude_records_factory import call, record, write
+from claude_records_factory import call, record, use, write
 
 from inspector.model import CallStore, Message
 from inspector.sources.files import load
@@ -28,3 +28,14 @@ def test_a_result_keeps_its_requests_id_and_senders_are_shared(tmp_path: Path) -
     messages = [item for item in store.items if isinstance(item, Message)]
     assert [m.kind for m in messages] == ["user", "assistant"]
     assert messages[0].kind is calls[0].results[0].sender and messages[1].kind is calls[0].request.sender
+
+
+def test_the_calls_of_one_message_share_its_id(tmp_path: Path) -> None:
+    uses = [use(f"toolu_{n}", "Read", {"file_path": f"/w/{n}"}) for n in range(2)]
+    first = record("assistant", [uses[0]])
+    second = record("assistant", [uses[1]])  # Claude Code writes each block of a message as a record
+    first["message"]["id"] = second["message"]["id"] = "msg_01"
+    store = CallStore(keep_payloads=False)
+    load([str(write(tmp_path / "s.jsonl", [first, second]))], store)
+    ids = [c.request.message_id for c in store.all_calls()]
+    assert ids == ["msg_01", "msg_01"] and ids[0] is ids[1]

@@ -150,8 +150,8 @@ def _conversation(
         return [_text(kind, [content], record, group, ts, sender, raw, parent)]
     structured = _NOT_YET  # the record's toolUseResult, read at its first tool_result block
     message_id = message.get("id")
-    if not isinstance(message_id, str):
-        message_id = None
+    # one string per API message: its records (one per block: parallel calls) repeat the id
+    message_id = session.intern(message_id) if isinstance(message_id, str) else None
     texts: list[str] = []
     events: list[Event] = []
     begun: Marker | None = None  # the marker of a rewrite that begins in this record
