@@ -12,10 +12,13 @@ from typing import Any
 
 import hostile_gen as gen
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from inspector.model import CallStore, Request, Result, values
 from inspector.model.diff import has_hunk, parse_unified_diff
 from inspector.protocols import codex, gemini
+from inspector.protocols.codex import calls as codex_calls
 from inspector.protocols.codex.patch import has_hunks, patch_changes, patch_detail
 from inspector.protocols.gemini import document
 from inspector.sources.files import open_paths, read_into
@@ -254,3 +257,21 @@ def test_a_long_record_read_by_codex_and_gemini_keeps_a_big_integer(tmp_path: Pa
     session.write_text(json.dumps(gen.GEMINI_HEADER) + "\n" + json.dumps(message) + "\n")
     [request] = [e for e in gemini.read(str(session)) if isinstance(e, Request)]
     assert request.params["n"] == big
+
+
+# -- the last match of a pattern, found from the end ----------------------------------------------------
+
+PIECES = ["Exit code: ", "Exit Code: ", "Process exited with code ", '"exit_code"', ": ", "1", "-2", "1234567890",
+          " ", "\n", "\r", "x", "\u0661", "Exit code: 3\n"]  # fmt: skip
+PATTERNS = [
+    (codex_calls._EXIT_TEXT, ("Exit code: ", "Process exited with code "), True),
+    (codex_calls._EXIT_JSON, ('"exit_code"',), False),
+]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(PIECES), max_size=12).map("".join))
+def test_the_last_match_found_from_the_end_is_the_last_findall_gives(text: str) -> None:
+    for pattern, marks, line_start in PATTERNS:
+        found = pattern.findall(text)
+        assert codex_calls._last(text, pattern, marks, line_start) == (found[-1] if found else None)
