@@ -89,17 +89,22 @@ def expand_folders(paths: list[str]) -> list[str]:
 
 
 def hydrate(call: Call) -> tuple[Request, list[Result]]:
-    """The call's request and results with payloads, decoded again from the raw records if dropped."""
+    """The call's request and results with payloads, decoded again from the raw records if dropped.
+
+    Only the payloads come from the record read again (parameters, a result's data and detail): the rest
+    is what the read of the whole session made of it, which one line alone cannot say (a result's
+    own time, its outcome and diff from another record, a duplicate request's violation)."""
     request = call.request
     if request.params is None and request.raw is not None:
-        request = _redecode_one(request.raw, Request, call.call_id) or request
+        fresh_request = _redecode_one(request.raw, Request, call.call_id)
+        if fresh_request is not None:
+            request = dataclasses.replace(request, params=fresh_request.params)
     results = []
     for result in call.results:
         if result.data is None and result.details is None and result.raw is not None:
             fresh = _redecode_one(result.raw, Result, call.call_id)
             if fresh is not None:
-                fresh.answered_by = result.answered_by
-                result = fresh
+                result = dataclasses.replace(result, data=fresh.data, details=fresh.details)
         results.append(result)
     return request, results
 
