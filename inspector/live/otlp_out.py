@@ -76,7 +76,18 @@ def _as_text(value: Any) -> str:
     return value if isinstance(value, str) else dumps_json(value)
 
 
+NS_MAX = 2**64 - 1
+"""The last time OTLP carries (a fixed64 of nanoseconds since 1970: the year 2554)."""
+
+
 def _ns(seconds: float) -> int:
+    """Nanoseconds since 1970 as OTLP carries them: a time it cannot carry (before 1970, past 2554, not a
+    number) is sent as the nearest it can (one such call made the SDK refuse the whole batch, and
+    ``export-otlp`` sent nothing)."""
+    if not seconds > 0:  # before 1970, or NaN
+        return 0
+    if seconds >= NS_MAX / 1e9:
+        return NS_MAX
     return int(round(seconds * 1e9))
 
 
