@@ -365,7 +365,11 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     if not isinstance(value, dict):
         return [bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
     try:
-        if session.resume is None or source.nested:
+        if session.resume is None:
+            return decode(value, raw, session, source)
+        if source.nested:  # a subagent's own file: its records may have been shown by another file
+            if session.resume.shown_elsewhere(value.get("uuid")):
+                return [Skipped("repeated by a resumed session", raw.where)]
             return decode(value, raw, session, source)
         marker, repeated = session.resume.see(value, raw, time_of)
         events: list[Event] = (

@@ -363,6 +363,8 @@ def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: R
         if uuid in session.seen_copies:
             return [Skipped("progress", raw.where)]
         session.seen_copies.add(uuid)
+        if session.resume is not None and session.resume.shown_elsewhere(uuid):
+            return [Skipped("repeated by a resumed session", raw.where)]
     parent = record.get("parentToolUseID")
     parent = parent if isinstance(parent, str) and parent else source.parent
     if parent is not None and session.planner is not None:

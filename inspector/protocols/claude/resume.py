@@ -62,6 +62,14 @@ class Resume:
                 return marker, True
         return marker, False
 
+    def shown_elsewhere(self, uuid: Any) -> bool:
+        """Whether a subagent record (read from its own file, or from a progress copy of it) was already
+        shown by another file of the set: a resumed session's file holds the subagent's progress copies
+        while the agent's own file sits under the session it continues, and both were shown."""
+        if self.together is None or not isinstance(uuid, str) or not uuid:
+            return False
+        return self.together.owner(uuid, self.index) != self.index
+
     def _marker(self, sid: str, raw: RawRef, ts: float | None) -> Marker:
         earlier = self.groups[-1]
         text = f"session resumed: {sid[:8]} continues {earlier[:8]}"
