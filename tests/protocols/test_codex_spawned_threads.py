@@ -63,3 +63,39 @@ def test_a_folder_of_a_parent_and_its_thread_shows_each_call_once(tmp_path: Path
     store = CallStore()
     load_files([str(parent), str(child)], store)
     assert next(c for c in store.all_calls() if c.call_id == "call_c").parent is not None
+
+
+FIRST = "9cd28a74-da7e-4458-a91a-fffec2be9d7a"
+RESUMED = "613a9a68-8816-40b2-a2d4-041ade599da6"
+
+
+def session_meta(thread: str, second: int = 0) -> dict[str, object]:
+    return env("session_meta", {"id": thread, "timestamp": "2025-09-16T04:47:48.362Z", "cwd": "/w",
+                                "originator": "codex_cli_rs", "cli_version": "0.36.0"}, second)  # fmt: skip
+
+
+def test_a_resumed_rollout_opened_with_the_one_it_replays_shows_each_call_once(tmp_path: Path) -> None:
+    """``codex resume`` (0.36, real: Hoper-J/cpolar-connect) writes a new rollout that starts with its own
+    session_meta, then the earlier thread's, then replays the earlier items before going on: a folder
+    holding both showed 109 calls where there are 58. A call asked in the earlier file and answered
+    only after the resume keeps that answer."""
+    day = tmp_path / "sessions" / "2025" / "09" / "16"
+    earlier = [session_meta(FIRST), call("shell", {"command": ["ls"]}, "call_1"),
+               output("call_1", json.dumps({"output": "a", "metadata": {"exit_code": 0}}), 3),
+               call("shell", {"command": ["make"]}, "call_2", 4)]  # fmt: skip
+    replay = [r for r in earlier if r["type"] != "session_meta"]
+    later = [session_meta(RESUMED), session_meta(FIRST, 1), *replay,
+             output("call_2", json.dumps({"output": "built", "metadata": {"exit_code": 0}}), 5),
+             call("shell", {"command": ["git", "status"]}, "call_3", 6),
+             output("call_3", json.dumps({"output": "clean", "metadata": {"exit_code": 0}}), 7)]  # fmt: skip
+    first_path = write(day, earlier, f"rollout-2025-09-16T12-47-48-{FIRST}.jsonl")
+    later_path = write(day, later, f"rollout-2025-09-16T14-12-31-{RESUMED}.jsonl")
+    for order in ([first_path, later_path], [later_path, first_path]):
+        store = CallStore()
+        load_files([str(p) for p in order], store)
+        got = {c.call_id: c for c in store.all_calls()}
+        assert store.call_count == 3 and sorted(got) == ["call_1", "call_2", "call_3"], order
+        assert all(c.result is not None for c in got.values()), order  # call_2's answer came after the resume
+        assert store.duplicate_results == 0 and not store.malformed
+    _, alone = load(later_path)
+    assert sorted(calls(alone)) == ["call_1", "call_2", "call_3"]

@@ -430,17 +430,47 @@ def _user_shell(payload: dict[str, Any], ts: float | None, raw: RawRef, state: S
 
 def read_set(paths: list[str], *, details: bool = True) -> list[Iterator[Event]]:
     """Rollouts opened together (a folder): a sub-agent thread read under the call that spawned it is
-    not read again as a session of its own (its calls showed twice, once nested and once at the top)."""
+    not read again as a session of its own (its calls showed twice, once nested and once at the top),
+    and a rollout that a resumed session's rollout replays whole (0.36 ``codex resume``: the new file
+    starts with its own ``session_meta``, then the earlier thread's, then every earlier item) is shown
+    from that later file only, where a call asked before the resume and answered after it is one call."""
     seen: set[str] = set()
+    threads = [_threads_of(path) for path in paths]
+    replayed = {thread for _, continued in threads for thread in continued}
 
-    def one(path: str) -> Iterator[Event]:
+    def one(path: str, own: str | None) -> Iterator[Event]:
         full = os.path.abspath(path)
         if full in seen:
             return  # already read, nested under its spawn_agent call
         seen.add(full)
+        if own is not None and own in replayed:
+            yield Skipped("replayed by a resumed session's rollout", path)
+            return
         yield from read(path, seen, details=details)
 
-    return [one(path) for path in paths]
+    return [one(path, own) for path, (own, _) in zip(paths, threads, strict=True)]
+
+
+def _threads_of(path: str) -> tuple[str | None, list[str]]:
+    """A rollout's own thread id and the threads it continues: the ids of the ``session_meta`` records
+    its first lines hold (a resumed session writes its own, then the earlier one's)."""
+    ids: list[str] = []
+    try:
+        with open_binary(path) as fh:
+            for _, line in zip(range(_META_LINES), fh, strict=False):
+                record, error = values.loads_json(line.lstrip(_BOM))
+                payload = record.get("payload") if error is None and type(record) is dict else None
+                if record is None or type(record) is not dict or record.get("type") != "session_meta":
+                    continue
+                thread = payload.get("id") if isinstance(payload, dict) else None
+                if isinstance(thread, str) and thread and thread not in ids:
+                    ids.append(thread)
+    except OSError:
+        return None, []
+    return (ids[0], ids[1:]) if ids else (None, [])
+
+
+_META_LINES = 4  # a resumed rollout's two session_meta records come first
 
 
 def _read_set_bare(paths: list[str]) -> list[Iterator[Event]]:
