@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.widgets import Footer
+from textual.widgets._footer import FooterKey
 
 
 class SteadyFooter(Footer):
@@ -25,3 +27,12 @@ class SteadyFooter(Footer):
         if screen.app.app_focus and self.is_attached and screen is self.screen:
             self._shown = shown
         super().bindings_changed(screen)
+
+    def compose(self) -> ComposeResult:
+        for widget in super().compose():
+            if isinstance(widget, FooterKey) and not widget.has_class("-command-palette"):
+                # made in the footer's style: Textual's key is made compact, then bound to the footer's
+                # (the palette's key is not bound: it stays compact), and each change restyled it
+                widget.set_reactive(FooterKey.compact, self.compact)
+                widget.set_class(self.compact, "-compact", update=False)
+            yield widget
