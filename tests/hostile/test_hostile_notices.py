@@ -44,3 +44,30 @@ async def test_any_notice_and_its_title_are_made_inert() -> None:
         assert await wait_for(pilot, lambda: len(notices(app)) >= 2)
         assert not any(char in note for note in notices(app) for char in ACTIVE), notices(app)
         assert any("␛]52;c;aGk=" in note for note in notices(app))
+
+
+async def test_a_filter_mistake_quoting_what_was_pasted_is_shown_inertly() -> None:
+    from textual.widgets import Static
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert not app.screen.apply_filter("state:\x1b]0;PWN\x07\u202eno")
+        said = str(app.screen.query_one("#filter-error", Static).render())
+        assert "unknown state" in said and "␛]0;PWN" in said
+        assert not any(char in said for char in ACTIVE), said
+
+
+async def test_a_filter_holding_escapes_is_shown_inertly_wherever_it_is_named() -> None:
+    from inspector.ui.widgets.status_bar import StatusBar
+    from inspector.ui.widgets.tool_panel import ToolFiguresPanel
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        assert app.screen.apply_filter('"\x1b]0;PWN\x07\u202e"')  # a pasted free-text term
+        await pilot.press("s")  # the per-tool figures name the filter in their title
+        panel = app.screen.query_one(ToolFiguresPanel)
+        assert await wait_for(pilot, lambda: "filter" in str(panel.render()))
+        for said in (str(panel.render()), str(app.screen.query_one(StatusBar).render())):
+            assert "␛]0;PWN" in said and not any(char in said for char in ACTIVE), said

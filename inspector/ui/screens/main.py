@@ -441,7 +441,8 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         try:
             flt = parse_filter(text, FilePayloads())  # free text also searches parameters and results
         except FilterError as exc:
-            error.update(Text(f"{' ' * (exc.position + 3)}^ column {exc.position + 1}: {exc.message}"))
+            said = one_line(exc.message, 300)  # it quotes what was typed or pasted, ESC and all
+            error.update(Text(f"{' ' * (exc.position + 3)}^ column {exc.position + 1}: {said}"))
             self.set_class(True, "-filter-error")
             return False
         error.update("")

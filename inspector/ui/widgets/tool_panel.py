@@ -11,6 +11,7 @@ from textual.widgets import Static
 
 from inspector.model import Call
 from inspector.model.tool_stats import ToolFigures, per_tool
+from inspector.textsafe import one_line
 from inspector.tool_figures import NOT_OK, figure_lines
 from inspector.ui.view import RowView
 
@@ -68,7 +69,8 @@ class ToolFiguresPanel(Static):
         ]
         self._figures = per_tool(calls, now)
         self._filter_text = view.filter.text if view.filter is not None else None
-        self._title = "per tool" + (f" · filter {self._filter_text}" if self._filter_text is not None else "")
+        shown = one_line(self._filter_text, 60) if self._filter_text is not None else None  # typed or pasted
+        self._title = "per tool" + (f" · filter {shown}" if shown is not None else "")
         self._done_at = time.monotonic()
         self._cost = self._done_at - started
         self._paint()
