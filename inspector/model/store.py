@@ -73,6 +73,9 @@ class CallStore:
 
         ``ns`` keeps sources apart: two files opened side by side never thread into each other.
         """
+        if type(event) is Skipped:  # a third of a transcript's events: counted, nothing else (no time)
+            self.skipped[event.kind] = self.skipped.get(event.kind, 0) + 1
+            return event  # type: ignore[return-value]
         ts = getattr(event, "ts", None)
         if isinstance(ts, (int, float)) and (self.last_ts is None or ts > self.last_ts) and math.isfinite(ts):
             self.last_ts = float(ts)
