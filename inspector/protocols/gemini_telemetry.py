@@ -39,13 +39,19 @@ NO_ID = (
 _DECODER = json.JSONDecoder()
 _WHERE = re.compile(r"\(call (.+)\)$")
 _NEXT = re.compile(r"\n\{")
+_SDK_START = re.compile(rb'\{\s*"hrTime"\s*:')
 
 
 def sniff(path: str, head: bytes) -> int:
-    """70 when the file starts with a JS SDK object holding Gemini CLI's event names, else 0."""
+    """70 when the file starts with a JS SDK object holding Gemini CLI's event names; 40 when it starts
+    with the SDK's first key (hrTime) and its first object goes on past the head, so its event name is
+    out of sight (one huge or deeply nested value: the file was 'not a format the inspector reads');
+    else 0."""
     text = head.lstrip()
     if text.startswith(b"{") and b"\n  " in text[:200] and b'"gemini_cli.' in head:
         return 70
+    if _SDK_START.match(text) and b"\n}" not in text:
+        return 40
     return 0
 
 

@@ -178,3 +178,19 @@ def test_a_gemini_duration_past_any_float_costs_only_the_latency(tmp_path: Path)
         read = next(call for call in store.all_calls() if call.call_id == "p-0001#1")
         assert read.result is not None and read.result.ts is not None and not store.malformed
         assert read.request.ts == read.result.ts  # no duration: the call starts where it ends
+
+
+def test_a_gemini_outfile_whose_first_object_outgrows_the_head_is_still_recognised(tmp_path: Path) -> None:
+    text = (FIXTURES / "gemini_telemetry.log").read_text()
+    first = text.index("[", text.index('"hrTime"'))
+    end = text.index("]", first) + 1
+    for huge in ('"' + "x" * 100_000 + '"', "[" * 50_000 + "]" * 50_000):  # its event name past 64 KB
+        path = tmp_path / "telemetry.log"
+        path.write_text(text[:first] + huge + text[end:])
+        assert protocols.detect(str(path)).name == "gemini_telemetry"  # was: not a format it reads
+        store = CallStore()
+        load([str(path)], store)
+        assert store.call_count >= 2  # the other calls; the first one's own fate is its value's
+    plain = tmp_path / "other.json"
+    plain.write_text('{\n  "hrTime": [1, 2]\n}\n')  # a short object the head holds whole: no event name
+    assert protocols.get("gemini_telemetry").sniff(str(plain), plain.read_bytes()) == 0
