@@ -210,3 +210,21 @@ def test_a_lone_surrogate_in_a_gemini_telemetry_object_is_made_valid(tmp_path):
     for event in events:
         repr(getattr(event, "params", None)).encode("utf-8")  # raises on a lone surrogate
     assert "\ufffd" in repr([getattr(event, "params", None) for event in events])
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+@pytest.mark.parametrize("value", ["x" * 200_000, gen.DEEP_MARK], ids=["long", "deep"])
+def test_a_long_or_deep_first_record_never_hides_the_format_of_the_rest(tmp_path, kind, value):
+    """Detection reads a file's head: a first record's field past the head (a long string, a deep value)
+    once made a Gemini telemetry outfile, pretty-printed objects, 'not a format the inspector reads'. Each
+    field of the first record in turn: the others' calls are still read, without --format."""
+    if kind in gen.FORCED:
+        pytest.skip("read with --format: detection is not asked")
+    base = gen.BASES[kind][1]()
+    others = len({call_id for call_id, _ in base if call_id and call_id != base[0][0]})
+    for number, path in enumerate(p for p in gen.paths_of(base[0][1]) if len(p) == 1):
+        written = gen.write_mutated(tmp_path, kind, base, 0, path, value, f"first{number}")
+        signal.alarm(BOUND_S)
+        calls = read_everything(str(written))
+        signal.alarm(0)
+        assert calls >= others, (kind, path, calls)
