@@ -115,11 +115,11 @@ async def test_codex_and_gemini_sessions_are_listed_beside_claude_code_and_open(
     app = browser_app(tmp_path / "claude", tmp_path / "codex", tmp_path / "gemini")
     async with app.run_test(size=(200, 40)) as pilot:
         # the folders are scanned on their own: the sessions come in as each is done, then are drawn
-        assert await wait_for(pilot, lambda: len(app.screen.sessions) >= 3, 30)
+        assert await wait_for(pilot, lambda: len(app.screen.sessions) >= 3)
         by_agent = {s.agent: s for s in app.screen.sessions}
         assert set(by_agent) == {"Claude Code", "Codex", "Gemini"}
         assert len(app.screen.sessions) == 3
-        assert await wait_for(pilot, lambda: "local-voice-assistant-codex" in screen_text(app), 30)
+        assert await wait_for(pilot, lambda: "local-voice-assistant-codex" in screen_text(app))
         assert (
             by_agent["Codex"].tool_calls == 303 and by_agent["Codex"].project == "local-voice-assistant-codex"
         )
