@@ -47,6 +47,15 @@ Traps each format sets, and how they are met here:
   command whose output says ``Exit Code: N`` with N not 0. Sub-agent files: ``chats/<session id>/*.json(l)``.
   A saved chat (``/chat save``: ``checkpoint-<tag>.json``, an array of ``{role, parts}``): a ``functionCall``
   part is answered by the ``functionResponse`` at the same place in the next ``user`` content.
+
+A folder (``folder_sessions``) stands for the sessions the CLIs keep in it, as each lays them out: Claude
+Code ``<project>/<session>.jsonl`` (what sits in ``<session>/`` is that session's), Codex
+``rollout-*.jsonl`` at any depth, Gemini ``chats/session-*.json(l)`` (``chats/<id>/`` holds sub-agents) and
+``checkpoint-*.json`` in a project's folder (beside ``chats`` or ``logs.json``, or named by a 64-hex hash). A ``<session>/subagents/`` folder whose ``<session>.jsonl``
+is gone still holds calls that ran: each of its agent files counts as a session of its own, unless a session
+of the project resumes that session (its first ``sessionId`` is the missing one's), which reads them. This
+is what opening a folder shows (issue 20: a user who opens a folder meets all three CLIs' layouts, and
+a deleted session's subagents), written here again from those layouts alone.
 """
 
 from __future__ import annotations
@@ -589,6 +598,54 @@ def sniff(path: Path) -> str:
     if b'"record_type"' in head or b'"function_call' in head:
         return "codex"
     return "claude"
+
+
+def _first_session_id(path: Path) -> str | None:
+    for record in _lines(path)[:50]:
+        if isinstance(record.get("sessionId"), str):
+            return record["sessionId"]
+    return None
+
+
+def folder_sessions(folder: Path, depth: int = 5) -> list[Path]:
+    """The session files a folder holds (see the module's doc), sorted by path."""
+    found: list[Path] = []
+
+    def visit(here: Path, level: int) -> None:
+        entries = sorted(here.iterdir())
+        names = {e.name for e in entries}
+        for entry in entries:
+            if entry.is_dir():
+                if entry.name.startswith(".") or entry.name == "tool-results" or level >= depth:
+                    continue
+                if here.name == "chats":
+                    continue  # a Gemini session's sub-agents
+                if f"{entry.name}.jsonl" in names:
+                    continue  # a Claude Code session's own folder
+                subagents = entry / "subagents"
+                if subagents.is_dir():
+                    resumed = any(
+                        _first_session_id(p) == entry.name
+                        for p in here.glob("*.jsonl")
+                        if not p.name.startswith("agent-")
+                    )
+                    if not resumed:
+                        found.extend(subagents.rglob("agent-*.jsonl"))
+                    continue
+                visit(entry, level + 1)
+            elif entry.suffix == ".jsonl" and not entry.name.startswith("agent-"):
+                found.append(entry)
+            elif entry.suffix == ".json" and (
+                (here.name == "chats" and entry.name.startswith("session-"))
+                or (
+                    entry.name.startswith("checkpoint-")
+                    and ("chats" in names or "logs.json" in names or re.fullmatch("[0-9a-f]{64}", here.name))
+                )
+            ):
+                found.append(entry)
+
+    visit(folder, 0)
+    return sorted(found)
 
 
 def count(path: Path) -> Counts:

@@ -56,13 +56,15 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
         return None, None, None
     store = CallStore(keep_payloads=keep_payloads)
     skipped: list[str] = []
+    notes: list[str] = []
     # The store lives until the command ends: kept out of the cyclic collector's walks, which what a
     # command makes of it (dump --json's objects) would otherwise set off over and over, and
     # frozen before the collector is on again (its first run walked the whole store to find nothing).
     enabled = gc.isenabled()
     gc.disable()
     try:
-        infos = load(paths, store, forced, skipped, lean=keep_payloads)  # payloads, no detail shown
+        # payloads, no detail shown
+        infos = load(paths, store, forced, skipped, lean=keep_payloads, notes=notes)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return None, None, None
@@ -72,6 +74,8 @@ def _load(paths: list[str], forced: str | None, keep_payloads: bool, expr: str |
             gc.enable()
     for reason in skipped:  # a file of a folder that could not be opened: named, the rest are shown
         print(f"inspector: skipped {reason}", file=sys.stderr)
+    for note in notes:  # what a folder's files are, when they are not what opening it suggests
+        print(f"inspector: {note}", file=sys.stderr)
     store.clock = store.end_clock()  # a file is judged at its last record's time, not today's
     return store, infos, flt
 

@@ -111,13 +111,19 @@ def run_export(args: argparse.Namespace) -> int:
     from inspector.textsafe import one_line
 
     endpoint = endpoint_of(args.endpoint)
-    try:
-        opened = open_paths(args.paths, args.format)
+    skipped: list[str] = []
+    notes: list[str] = []
+    try:  # a folder as the other commands take it: a file of it that cannot be opened is named, not fatal
+        opened = open_paths(args.paths, args.format, skipped, notes)
         store = CallStore(keep_payloads=keep_payloads_for(opened))
         infos = read_into(store, opened)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return EXIT_UNUSABLE
+    for reason in skipped:
+        print(f"inspector: skipped {reason}", file=sys.stderr)
+    for note in notes:
+        print(f"inspector: {note}", file=sys.stderr)
     store.clock = store.end_clock()  # a file is judged at its last record's time
     options = SpanOptions(content=args.otlp_content, limit=max(0, args.otlp_content_limit))
     try:

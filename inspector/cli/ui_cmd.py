@@ -58,8 +58,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
     skipped: list[str] = []
+    notes: list[str] = []
     try:
-        opened = open_paths(args.paths, args.format, skipped)
+        opened = open_paths(args.paths, args.format, skipped, notes)
     except UnusableInput as exc:
         print(f"inspector: {exc}", file=sys.stderr)
         return 2
@@ -85,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         otlp_content=args.otlp_content,
         otlp_content_limit=args.otlp_content_limit,
     )
-    warnings += [f"skipped {reason}" for reason in skipped]
+    warnings += [f"skipped {reason}" for reason in skipped] + notes
     from inspector.sources.feeds import feed_for
     from inspector.ui.app import run_open
 

@@ -49,14 +49,22 @@ class Opened:
     in_folder: bool = False  # found in a folder: a read that fails costs this file, not the others
 
 
-def open_paths(paths: list[str], forced: str | None = None, skipped: list[str] | None = None) -> list[Opened]:
+def open_paths(
+    paths: list[str],
+    forced: str | None = None,
+    skipped: list[str] | None = None,
+    notes: list[str] | None = None,
+) -> list[Opened]:
     """Resolve every path's format first; raises UnusableInput (one line) before anything is read.
+
+    A folder stands for the sessions of every format under it (sources.folders); what the user should be
+    told of its files (subagents shown without their missing session) is added to ``notes``.
 
     With ``skipped`` given, a file found in a folder that cannot be opened (unreadable, a FIFO...) is
     left out and its reason added there: the folder's other sessions still open. A path named itself
     always raises.
     """
-    expanded = expand_folders(paths)
+    expanded = expand_folders(paths, notes)
     named = set(paths)
     found = []
     for path in expanded:
@@ -309,11 +317,12 @@ def load(
     skipped: list[str] | None = None,
     *,
     lean: bool = False,
+    notes: list[str] | None = None,
 ) -> list[FileSummary]:
     """Read every path into ``store``; raises UnusableInput before reading anything if one is unusable.
 
-    A folder stands for the Claude Code sessions under it (with ``skipped`` given, one of them that
-    cannot be opened is named there and the others are read). The one reading path, shared with the
+    A folder stands for the sessions of every format under it (with ``skipped`` given, one of them that
+    cannot be opened is named there and the others are read; ``notes``: see open_paths). The one reading path, shared with the
     UI's load (:func:`read_into`): namespaces, malformed counts, error mapping. ``lean``: see read_into.
     """
-    return read_into(store, open_paths(paths, forced, skipped), lean=lean)
+    return read_into(store, open_paths(paths, forced, skipped, notes), lean=lean)

@@ -69,22 +69,26 @@ def iter_events(path: str, forced: str | None = None) -> tuple[str, Iterable[Eve
     return fmt.name, fmt.read(path)
 
 
-def expand_folders(paths: list[str]) -> list[str]:
-    """Each folder replaced by the Claude Code sessions under it, oldest first (a resumed session
-    after the one it continues); raises UnusableInput for a folder that holds none."""
+def expand_folders(paths: list[str], notes: list[str] | None = None) -> list[str]:
+    """Each folder replaced by the sessions of every format under it, oldest first (a resumed session
+    after the one it continues: see sources.folders); raises UnusableInput for a folder that holds none.
+    What the user should be told of a folder's files (subagents whose session is missing) goes to
+    ``notes``."""
     if not any(os.path.isdir(path) for path in paths):
         return paths
-    from inspector.sources.claude_sessions import find_sessions
+    from inspector.sources.folders import LOOKED_FOR, sessions_in
 
     expanded: list[str] = []
     for path in paths:
         if not os.path.isdir(path):
             expanded.append(path)
             continue
-        found = sorted(find_sessions(path, count_calls=False), key=lambda info: (info.modified, info.path))
-        if not found:
-            raise UnusableInput(f"{path}: a folder without Claude Code sessions (give session files)")
-        expanded += [info.path for info in found]
+        found = sessions_in(path)
+        if not found.paths:
+            raise UnusableInput(f"{path}: a folder with {LOOKED_FOR} (give session files)")
+        expanded += found.paths
+        if notes is not None:
+            notes += found.notes
     return expanded
 
 

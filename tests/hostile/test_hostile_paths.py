@@ -144,6 +144,18 @@ def gemini_session_browser(tmp: Path, kind: str) -> None:
 
 
 @place
+def folder_walk_beside_orphaned_subagents_and_gemini_chats(tmp: Path, kind: str) -> None:
+    """sources.folders: a project's session heads are read to tell whether one resumes a session whose
+    file is gone (its subagents then shown on their own); a Gemini chat in the same folder."""
+    good_session(tmp / "p" / "gone" / "subagents" / "agent-a1.jsonl", "n1")
+    make_special(tmp / "p" / "bad.jsonl", kind)
+    make_special(tmp / "p" / "h" / "chats" / "session-2026-11-01T10-00-x.json", kind)
+    code, out, err = run_cli("dump", "--json", str(tmp / "p"))
+    assert code != 2 and ids_of(out) == {"n1"}, err
+    assert "gone" in err and "missing" in err, err
+
+
+@place
 def claude_subagent_file(tmp: Path, kind: str) -> None:
     session = good_session(tmp / "s.jsonl")
     make_special(tmp / "s" / "subagents" / "agent-a1.jsonl", kind)

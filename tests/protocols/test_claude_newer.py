@@ -190,7 +190,7 @@ def test_both_files_show_each_call_once(tmp_path, order):
 
 def test_a_folder_without_sessions_is_a_clear_error(tmp_path):
     (tmp_path / "empty").mkdir()
-    with pytest.raises(UnusableInput, match="a folder without Claude Code sessions"):
+    with pytest.raises(UnusableInput, match="a folder with no Claude Code session .* or Gemini CLI chat"):
         loaded(tmp_path / "empty")
 
 

@@ -1,0 +1,151 @@
+"""What opening a folder opens: the sessions of every format the inspector reads found under it.
+
+One walk for every command that takes a folder (the app, ``stats``, ``dump``, ``check``,
+``export-otlp``): Claude Code sessions (``<project>/<session>.jsonl``), Codex rollouts
+(``sessions/YYYY/MM/DD/rollout-*.jsonl``, ``archived_sessions/``), Gemini CLI chats
+(``tmp/<project>/chats/session-*.json`` and ``.jsonl``) and saved chats (``tmp/<project>/checkpoint-*.json``,
+in a folder that holds ``chats`` or ``logs.json`` or is named by the project's hash).
+
+Files that belong to a session are read with it, not on their own: a Claude Code session's folder
+(``<session>/subagents/``, ``<session>/tool-results/``), a Gemini sub-agent's file
+(``chats/<session id>/*``). A Claude Code ``<session>/subagents/`` folder whose ``<session>.jsonl`` is not
+there (deleted, or not copied) and that no session of its project resumes is shown on its own, each agent
+file a session, with a note saying whose subagents they are and that the session is missing.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+from dataclasses import dataclass, field
+
+from inspector.protocols.claude.subagents import subagent_tree
+from inspector.userpath import open_binary
+
+LOOKED_FOR = (
+    "no Claude Code session (<project>/<session>.jsonl), Codex rollout (rollout-*.jsonl) or "
+    "Gemini CLI chat (chats/session-*.json or .jsonl, checkpoint-*.json)"
+)
+"""What a folder was searched for, said when it holds none of it."""
+
+MAX_DEPTH = 5
+"""Folders below the one opened that are searched (``.codex`` -> ``sessions/YYYY/MM/DD``, ``.gemini`` ->
+``tmp/<project>/chats``)."""
+
+_HASH = re.compile(r"[0-9a-f]{64}")  # a Gemini CLI project's temp folder: the hash of the project's path
+_SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([^"\\]{1,200})"')
+
+
+@dataclass
+class FolderSessions:
+    """The session files found under a folder, oldest first, and what the user should be told."""
+
+    paths: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+
+@dataclass
+class _Orphans:
+    session_folder: str  # <project>/<session>: its .jsonl is not beside it (or it is the folder opened)
+    files: list[str]
+
+
+def sessions_in(folder: str) -> FolderSessions:
+    """The sessions under ``folder`` (see the module's doc), oldest first by modification time: a resumed
+    session after the one it continues. Unreadable folders are passed over."""
+    root = os.path.abspath(folder)
+    found: list[str] = []
+    orphans: list[_Orphans] = []
+    for directory, folders, files in os.walk(root):
+        inner = directory != root
+        if directory[len(root) :].count(os.sep) >= MAX_DEPTH:
+            folders[:] = []
+        name = os.path.basename(directory)
+        if name == "subagents":
+            folders[:] = []
+            session_folder = os.path.dirname(directory)
+            agents = [path for _f, by_id in subagent_tree(directory) for path in by_id.values()]
+            if agents:
+                orphans.append(_Orphans(session_folder, agents))
+            continue
+        if inner and (
+            _is_session_folder(directory) or os.path.basename(os.path.dirname(directory)) == "chats"
+        ):
+            folders[:] = []  # a Claude Code session's own folder, a Gemini sub-agents' folder: read with it
+            continue
+        folders[:] = sorted(n for n in folders if not n.startswith(".") and n != "tool-results")
+        gemini_project = "chats" in folders or "logs.json" in files or bool(_HASH.fullmatch(name))
+        for entry in sorted(files):
+            if _is_session(entry, name, gemini_project):
+                found.append(os.path.join(directory, entry))
+    result = FolderSessions()
+    for group in orphans:
+        note = _orphan_note(group, root)
+        if note is None:
+            continue
+        found += group.files
+        result.notes.append(note)
+    result.paths = sorted(found, key=_age)
+    return result
+
+
+def _is_session(name: str, folder: str, gemini_project: bool) -> bool:
+    if name.endswith(".jsonl"):
+        return not name.startswith("agent-")  # agent-*.jsonl: a Claude Code subagent, read with its session
+    if not name.endswith(".json"):
+        return False
+    if folder == "chats" and name.startswith("session-"):
+        return True
+    return gemini_project and name.startswith("checkpoint-")  # a saved chat (/chat save) of the project
+
+
+def _is_session_folder(directory: str) -> bool:
+    """True for ``<session>/`` beside ``<session>.jsonl``: its files belong to that session."""
+    return os.path.isfile(directory.rstrip(os.sep) + ".jsonl")
+
+
+def _orphan_note(group: _Orphans, root: str) -> str | None:
+    """What to say of a ``subagents/`` folder shown on its own; None when its session reads it."""
+    folder = group.session_folder
+    session = os.path.basename(folder)
+    count = f"{len(group.files)} subagent file(s) of session {session}"
+    if os.path.isfile(folder + ".jsonl"):  # the folder opened is in the session's own folder
+        return f"{folder}/subagents: {count} shown without the session (open {session}.jsonl for all of it)"
+    if _resumed_by(session, os.path.dirname(folder)):
+        return None  # a later session of the project continues it and reads the agents it names
+    return (
+        f"{folder}/subagents: {count}, whose session file {session}.jsonl is missing: "
+        "shown on their own, not nested under the calls that started them"
+    )
+
+
+def _resumed_by(session: str, project: str) -> bool:
+    """True when a session file of ``project`` starts as a resume of ``session`` (its first records carry
+    that ``sessionId``): the reader looks for that session's subagents in its folder."""
+    try:
+        names = sorted(os.listdir(project))
+    except OSError:
+        return False
+    wanted = session.encode()
+    for name in names:
+        if not name.endswith(".jsonl") or name.startswith("agent-"):
+            continue
+        try:
+            with open_binary(os.path.join(project, name)) as fh:
+                head = fh.read(64 * 1024)
+        except OSError:
+            continue
+        match = _SESSION_ID.search(head)
+        if match is not None and match.group(1) == wanted:
+            return True
+    return False
+
+
+def _age(path: str) -> tuple[float, str]:
+    try:
+        return os.stat(path).st_mtime, path
+    except OSError:
+        try:  # a dangling symlink is still listed: opening it says what it is
+            return os.lstat(path).st_mtime, path
+        except OSError:
+            return 0.0, path

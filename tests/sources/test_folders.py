@@ -1,0 +1,213 @@
+"""Opening a folder (sources.folders): the sessions of every format under it, at every level of each CLI's
+layout, built in temporary folders from the real sessions of tests/fixtures/real; counted against
+tests/realcount.py, which finds a folder's sessions and counts them with none of the inspector's code.
+
+Every command that takes a folder goes through the one walk: the app (open_paths), ``stats``, ``dump``,
+``check`` and ``export-otlp``."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from realcount import count, folder_sessions
+
+from inspector.model import CallStore
+from inspector.sources.files import load, open_paths
+from inspector.sources.session import UnusableInput
+
+ROOT = Path(__file__).resolve().parents[2]
+REAL = ROOT / "tests" / "fixtures" / "real"
+
+GEMINI = {  # the project hash each session was kept under (PROVENANCE.md) -> the fixture
+    "56cfacee57fb9791a4f38e595662752e07022cdeb39cd7127005427d7361037b": [
+        "fabien-lessirard_dotfiles/session-2026-01-24T18-48-36d4e89a.json"
+    ],
+    "596d3688fee3b82f59f4aa1d0b90f625ade4afad4f1c4d84b80bd2f4141260aa": [
+        "Tar-ive_brain-system/session-2025-09-16T20-39-38d857b1.json"
+    ],
+    "3e01b55cf0f7db05e67685223611854c60e1172a0d5223003df48711cf0b1d87": [
+        "KuantumQuest_MyDotFiles-HyDE/session-2025-09-22T12-41-7bcb6ef1.json"
+    ],
+}
+SAVED_CHAT = (
+    "ada922badf44a2b22b3781c3a9f3e45714f60196536f2b7657ad8b07dac0ae3b",
+    "KuantumQuest_MyDotFiles-HyDE/checkpoint-UNED.json",
+)
+XU = REAL / "Xu-Wentao_dotfile"
+ORPHANED = "f7881aa9-f93e-41b6-94a1-fde7ddb9485f"  # one subagent, 7 calls of the session's 13
+KEPT = "0f1544d1-461f-4e42-b321-7eb11ed77758"  # with its subagent: 22 calls
+ROLLOUT = "rollout-2026-04-08T22-02-46-019d6d67-1952-7e83-93ef-94497e3c15b6.jsonl"
+
+
+def cli(*args: str | Path) -> subprocess.CompletedProcess[str]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    env.pop("OTEL_EXPORTER_OTLP_ENDPOINT", None)
+    return subprocess.run(
+        [sys.executable, "-m", "inspector", *map(str, args)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+    )
+
+
+def gemini_home(tmp: Path) -> Path:
+    """``~/.gemini`` as Gemini CLI lays it out: ``tmp/<project hash>/chats/session-*.json`` and a saved chat."""
+    home = tmp / ".gemini"
+    for project, names in GEMINI.items():
+        chats = home / "tmp" / project / "chats"
+        chats.mkdir(parents=True)
+        for name in names:
+            shutil.copy(REAL / name, chats)
+    saved = home / "tmp" / SAVED_CHAT[0]
+    saved.mkdir()
+    shutil.copy(REAL / SAVED_CHAT[1], saved)
+    (saved / "logs.json").write_text("[]")  # the prompts Gemini CLI keeps beside: no session
+    return home
+
+
+def claude_project(tmp: Path, *, orphan: bool = True) -> Path:
+    """A Claude Code project folder holding a session with its subagent and, with ``orphan``, the
+    ``subagents/`` folder of a session whose file is gone."""
+    project = tmp / "projects" / "-Users-xuwentao-Projects"
+    project.mkdir(parents=True)
+    shutil.copy(XU / f"{KEPT}.jsonl", project)
+    shutil.copytree(XU / KEPT, project / KEPT)
+    if orphan:
+        shutil.copytree(XU / ORPHANED, project / ORPHANED)
+    return project
+
+
+def expected(folder: Path) -> tuple[set[str], int]:
+    """The session files realcount finds in ``folder`` and the calls it counts in them."""
+    files = folder_sessions(folder)
+    return {p.name for p in files}, sum(count(p).calls for p in files)
+
+
+def stats_of(folder: Path) -> tuple[dict, str]:
+    done = cli("stats", "--json", folder)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout), done.stderr
+
+
+def opened_names(folder: Path, notes: list[str] | None = None) -> set[str]:
+    return {Path(o.path).name for o in open_paths([str(folder)], None, [], notes)}
+
+
+# -- Gemini CLI ---------------------------------------------------------------------------------------
+
+
+def test_every_level_of_a_gemini_home_opens_with_its_sessions(tmp_path):
+    home = gemini_home(tmp_path)
+    chats = home / "tmp" / next(iter(GEMINI)) / "chats"
+    for folder in (chats, chats.parent, home / "tmp", home):
+        names, calls = expected(folder)
+        assert names and opened_names(folder) == names, folder
+        figures, err = stats_of(folder)
+        assert figures["calls"] == calls and not err, folder
+    names, calls = expected(home)
+    assert len(names) == 4 and "checkpoint-UNED.json" in names  # three chats and the saved chat
+    done = cli("dump", "--json", home)
+    assert done.returncode == 0, done.stderr
+    assert len({json.loads(line)["id"] for line in done.stdout.splitlines()}) == calls
+    assert cli("check", home).returncode != 2
+
+
+def test_a_gemini_sub_agents_folder_is_read_with_its_session_not_as_sessions(tmp_path):
+    """``chats/<session id>/*.jsonl`` are a session's sub-agents: opening the folder does not list them."""
+    home = gemini_home(tmp_path)
+    chats = home / "tmp" / next(iter(GEMINI)) / "chats"
+    agents = chats / "0d783c0d-sub"
+    agents.mkdir()
+    (agents / "agent-1.jsonl").write_text('{"sessionId":"agent-1","kind":"subagent","projectHash":"x"}\n')
+    assert opened_names(chats) == {"session-2026-01-24T18-48-36d4e89a.json"}
+    assert expected(chats)[0] == opened_names(chats)
+
+
+# -- every format together ----------------------------------------------------------------------------
+
+
+def test_a_folder_holding_all_three_clis_sessions_opens_them_all(tmp_path):
+    home = tmp_path / "home"
+    claude_project(home / "claude", orphan=False)
+    day = home / "codex" / "sessions" / "2026" / "04" / "08"
+    day.mkdir(parents=True)
+    shutil.copy(XU / ROLLOUT, day)
+    gemini_home(home / "gemini")
+    shutil.move(str(home / "gemini" / ".gemini"), home / "gemini" / "dot-gemini")  # not a hidden folder
+    names, calls = expected(home)
+    assert {f"{KEPT}.jsonl", ROLLOUT, "checkpoint-UNED.json"} <= names and len(names) == 6
+    assert opened_names(home) == names
+    figures, err = stats_of(home)
+    assert figures["calls"] == calls and not err
+    assert set(figures["format"].split(",")) == {"claude", "codex", "gemini"}
+
+
+def test_an_empty_folder_says_what_was_looked_for(tmp_path):
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    (folder / "README.txt").write_text("nothing here")
+    (folder / "data.json").write_text("{}")
+    with pytest.raises(UnusableInput) as caught:
+        open_paths([str(folder)])
+    for looked_for in ("Claude Code session", "Codex rollout", "Gemini CLI chat"):
+        assert looked_for in str(caught.value)
+    for command in (["stats"], ["dump"], ["check"], ["export-otlp", "--endpoint", "http://127.0.0.1:9"]):
+        done = cli(*command, folder)
+        assert done.returncode == 2 and "Gemini CLI chat" in done.stderr and "notes" in done.stderr, command
+        assert not done.stdout
+
+
+# -- Claude Code subagents whose session is missing ------------------------------------------------
+
+
+def test_subagents_whose_session_is_missing_are_shown_and_said(tmp_path):
+    project = claude_project(tmp_path)
+    names, calls = expected(project)
+    assert names == {f"{KEPT}.jsonl", "agent-a1c54672ab61514c6.jsonl"}
+    assert calls == 22 + 7
+    notes: list[str] = []
+    assert opened_names(project, notes) == names
+    [note] = notes
+    assert ORPHANED in note and "missing" in note
+    figures, err = stats_of(project)
+    assert figures["calls"] == calls
+    assert ORPHANED in err and "missing" in err
+    done = cli("dump", "--json", project)
+    assert done.returncode == 0
+    ids = {json.loads(line)["id"] for line in done.stdout.splitlines()}
+    assert len(ids) == calls  # every call of the orphaned agent is there, beside the session's
+    done = cli("check", project)
+    assert ORPHANED in done.stderr and done.returncode != 2
+    store = CallStore()
+    load([str(project)], store)
+    assert store.call_count == calls
+
+
+def test_subagents_of_a_session_that_a_later_one_resumes_are_read_with_it_once(tmp_path):
+    """A resume into a new file starts with the earlier session's id, and reads the earlier session's
+    subagents from its folder: they are not orphans, and not shown twice."""
+    project = claude_project(tmp_path, orphan=False)
+    shutil.copytree(XU / ORPHANED, project / ORPHANED)
+    resumed = project / "11111111-2222-4333-8444-555555555555.jsonl"
+    shutil.copy(XU / f"{ORPHANED}.jsonl", resumed)  # its records carry the earlier session's id
+    notes: list[str] = []
+    assert opened_names(project, notes) == {f"{KEPT}.jsonl", resumed.name} == expected(project)[0]
+    assert notes == []
+    figures, err = stats_of(project)
+    assert figures["calls"] == 22 + 13 and figures["nested"] == 21 + 7 and not err
+
+
+def test_a_subagents_folder_opened_itself_shows_its_agents(tmp_path):
+    project = claude_project(tmp_path, orphan=False)
+    folder = project / KEPT / "subagents"
+    notes: list[str] = []
+    assert opened_names(folder, notes) == {"agent-a991016c967bcbde5.jsonl"}
+    [note] = notes
+    assert "shown without the session" in note and KEPT in note
