@@ -137,3 +137,30 @@ async def test_a_new_store_under_a_heavy_filter_is_judged_in_the_thread_too(monk
         expected = parse_filter(HEAVY).select(bigger.items, app.now)
         assert [item.call_id for item in screen.view.items] == [item.call_id for item in expected]
         assert len(expected) == 1_000
+
+
+class BrokenPayloads(FilePayloads):
+    """A payload that cannot be read again (a file gone bad under the app): the read raises."""
+
+    def request(self, call):
+        if call.call_id == "c02500":
+            raise OSError(5, "Input/output error", "/gone/session.jsonl")
+        return super().request(call)
+
+
+async def test_a_filter_that_fails_on_a_row_is_said_and_the_app_goes_on(monkeypatch):
+    monkeypatch.setattr(main_module, "FilePayloads", BrokenPayloads)
+    app = make_app(big_store(3_000))
+    async with app.run_test(size=(120, 34)) as pilot:
+        assert await wait_for(pilot, lambda: settled(app), 60)
+        screen = app.screen
+        screen.apply_filter("id:c0000")  # a filter that stands
+        assert len(screen.view.items) == 10
+        screen.apply_filter(HEAVY)  # reaches the bad row in its thread (or here, on a fast machine)
+        said = lambda: [n.message for n in app._notifications if "could not be applied" in n.message]  # noqa: E731
+        assert await wait_for(pilot, lambda: bool(said()), 60), status(app)
+        assert "Input/output error" in said()[0]
+        assert "filtering" not in status(app) and "filter id:c0000" in status(app)  # the one before stays
+        assert len(screen.view.items) == 10
+        await pilot.press("j")  # and the keys work
+        assert await wait_for(pilot, lambda: screen.query_one(CallList).cursor == 1)

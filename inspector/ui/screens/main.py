@@ -457,7 +457,11 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._judge_stop.set()  # a filter still being judged is dropped: its thread stops at its next row
         self._judging = None
         items = self.view.top_items()
-        reached = flt.judge(items, self.now, until=time.monotonic() + JUDGE_HERE)
+        try:
+            reached = flt.judge(items, self.now, until=time.monotonic() + JUDGE_HERE)
+        except Exception as exc:  # noqa: BLE001 - a row it cannot judge: said, the app goes on
+            self._filter_failed(exc)
+            return
         if reached >= len(items):
             self._install_filter(flt)
             return
@@ -487,10 +491,33 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
                 if self._judging is flt:
                     self.presenter.judging = reached / len(items)
                     self._update_status()
+        except Exception as exc:  # noqa: BLE001 - a row it cannot judge: said, the app goes on
+            if self._judging is flt:
+                self._filter_failed(exc)
+            return
         finally:
             stop.set()  # a cancelled worker's (the screen going) thread stops at its next row
         if self._judging is flt and reached >= len(items):
             self._install_filter(flt)
+
+    def _filter_failed(self, exc: Exception) -> None:
+        """A filter that failed on a row is not applied (the one before stays; a new store waiting for
+        it shows unfiltered), and the person is told why."""
+        self._judging = None
+        self.presenter.judging = None
+        if self.view.waiting:
+            self.view.waiting = False
+            self.view.filter = None
+            self.detail.mark(())
+            self.view.rebuild(self.now)
+            self.call_list.rows_changed()
+        self.app.notify(
+            f"The filter could not be applied: {type(exc).__name__}: {one_line(str(exc), 200)}",
+            title="Filter",
+            severity="error",
+            timeout=10,
+        )
+        self._update_status()
 
     def _install_filter(self, flt: Filter) -> None:
         self._judging = None
