@@ -5,15 +5,14 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Iterator
 from dataclasses import dataclass
 
 from inspector.protocols.claude.subagents import subagent_tree
 from inspector.sources.claude_scan import first_prompt, scan
+from inspector.sources.folders import Orphaned, sessions_in
 from inspector.userpath import open_binary
 
 ENV = "INSPECTOR_CLAUDE_DIR"
-_MAX_DEPTH = 4  # folders below the root that are searched (projects/<project>/<session>.jsonl and a bit more)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,14 +42,20 @@ def default_dir(configured: str | None = None) -> str:
 def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
     """The sessions under ``folder``, most recently modified first.
 
-    Subagent transcripts (``agent-*.jsonl`` and ``<session>/subagents/``, at every depth) are not sessions of their
-    own: they are read with their session, and their calls are counted with it. Unreadable entries
-    are left out. ``count_calls=False`` reads nothing but the folders (no counts, no titles).
+    The files are those opening the folder opens (sources.folders), ``.jsonl`` ones. Subagent transcripts
+    (``agent-*.jsonl`` and ``<session>/subagents/``, at every depth) are not sessions of their own: they
+    are read with their session, and their calls are counted with it; a ``<session>/subagents/`` folder
+    whose session file is missing is one row (its path that folder, its title saying so). Unreadable
+    entries are left out. ``count_calls=False`` reads nothing but the folders (no counts, no titles).
     """
     root = os.path.abspath(os.path.expanduser(folder))
-    sessions = []
+    found = sessions_in(root)
+    sessions = [_orphaned_row(group, count_calls) for group in found.orphaned if group.missing]
+    in_groups = {path for group in found.orphaned for path in group.files}
     agents_by_folder: dict[str, dict[str, list[str]]] = {}
-    for path in _session_files(root):
+    for path in found.paths:
+        if path in in_groups or not path.endswith(".jsonl"):
+            continue
         try:
             stat = os.stat(path)
         except OSError:
@@ -116,26 +121,30 @@ def _existing(name: str) -> str | None:
     return walk("/", name[1:])
 
 
-def _session_files(root: str) -> Iterator[str]:
-    for directory, folders, files in os.walk(root, onerror=None):
-        depth = directory[len(root) :].count(os.sep)
-        if depth >= _MAX_DEPTH:
-            folders[:] = []
-        folders[:] = sorted(
-            name for name in folders if name not in ("subagents", "tool-results") and not name.startswith(".")
-        )
-        for name in sorted(files):
-            if (
-                name.endswith(".jsonl")
-                and not name.startswith("agent-")
-                and not _is_session_folder(directory)
-            ):
-                yield os.path.join(directory, name)
-
-
-def _is_session_folder(directory: str) -> bool:
-    """True inside ``<session>/`` (beside ``<session>.jsonl``): its files belong to that session."""
-    return os.path.isfile(directory.rstrip(os.sep) + ".jsonl")
+def _orphaned_row(group: Orphaned, count_calls: bool) -> SessionInfo:
+    """The row of a ``<session>/subagents/`` folder whose session file is missing: its agents' calls."""
+    modified = size = 0.0
+    for path in group.files:
+        try:
+            stat = os.stat(path)
+        except OSError:
+            continue
+        modified = max(modified, stat.st_mtime)
+        size += stat.st_size
+    calls = None
+    if count_calls:
+        ids: set[bytes] = set()
+        anonymous = 0
+        for path in group.files:
+            nested = scan(path, want_title=False)
+            if nested is not None:
+                ids |= nested.ids
+                anonymous += nested.anonymous
+        calls = len(ids) + anonymous
+    session = os.path.basename(group.session_folder)
+    title = f"subagents of session {session}, whose session file is missing"
+    project = project_path(os.path.basename(os.path.dirname(group.session_folder)))
+    return SessionInfo(project, group.folder, modified, int(size), calls, title)
 
 
 def _describe(path: str, project_agents: dict[str, list[str]]) -> tuple[int | None, str]:

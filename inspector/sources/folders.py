@@ -37,17 +37,26 @@ _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([^"\\]{1,200})"')
 
 
 @dataclass
+class Orphaned:
+    """A Claude Code ``<session>/subagents/`` folder shown on its own, and why."""
+
+    session_folder: str  # <project>/<session>: its .jsonl is not beside it (or it is the folder opened)
+    files: list[str]  # its agent files, at every depth
+    note: str = ""
+    missing: bool = True  # the session file is not there (else: the folder opened is inside the session's)
+
+    @property
+    def folder(self) -> str:
+        return os.path.join(self.session_folder, "subagents")
+
+
+@dataclass
 class FolderSessions:
     """The session files found under a folder, oldest first, and what the user should be told."""
 
     paths: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
-
-
-@dataclass
-class _Orphans:
-    session_folder: str  # <project>/<session>: its .jsonl is not beside it (or it is the folder opened)
-    files: list[str]
+    orphaned: list[Orphaned] = field(default_factory=list)  # their files are in ``paths`` too
 
 
 def sessions_in(folder: str) -> FolderSessions:
@@ -55,7 +64,7 @@ def sessions_in(folder: str) -> FolderSessions:
     session after the one it continues. Unreadable folders are passed over."""
     root = os.path.abspath(folder)
     found: list[str] = []
-    orphans: list[_Orphans] = []
+    orphans: list[Orphaned] = []
     for directory, folders, files in os.walk(root):
         inner = directory != root
         if directory[len(root) :].count(os.sep) >= MAX_DEPTH:
@@ -66,7 +75,7 @@ def sessions_in(folder: str) -> FolderSessions:
             session_folder = os.path.dirname(directory)
             agents = [path for _f, by_id in subagent_tree(directory) for path in by_id.values()]
             if agents:
-                orphans.append(_Orphans(session_folder, agents))
+                orphans.append(Orphaned(session_folder, agents))
             continue
         if inner and (
             _is_session_folder(directory) or os.path.basename(os.path.dirname(directory)) == "chats"
@@ -80,11 +89,14 @@ def sessions_in(folder: str) -> FolderSessions:
                 found.append(os.path.join(directory, entry))
     result = FolderSessions()
     for group in orphans:
-        note = _orphan_note(group, root)
+        note = _orphan_note(group)
         if note is None:
             continue
+        group.note = note
+        group.missing = not os.path.isfile(group.session_folder + ".jsonl")
         found += group.files
         result.notes.append(note)
+        result.orphaned.append(group)
     result.paths = sorted(found, key=_age)
     return result
 
@@ -104,7 +116,7 @@ def _is_session_folder(directory: str) -> bool:
     return os.path.isfile(directory.rstrip(os.sep) + ".jsonl")
 
 
-def _orphan_note(group: _Orphans, root: str) -> str | None:
+def _orphan_note(group: Orphaned) -> str | None:
     """What to say of a ``subagents/`` folder shown on its own; None when its session reads it."""
     folder = group.session_folder
     session = os.path.basename(folder)

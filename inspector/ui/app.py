@@ -149,11 +149,12 @@ class InspectorApp(App[int]):
     def hide_messages(self) -> bool:
         return self.options.hide_messages or self.config.hide_messages
 
-    def file_source(self, paths: list[str]) -> Source:
-        """The source reading ``paths`` as the options ask (raises UnusableInput when one cannot be opened)."""
+    def file_source(self, paths: list[str], notes: list[str] | None = None) -> Source:
+        """The source reading ``paths`` as the options ask (raises UnusableInput when one cannot be opened);
+        what a folder's files are, when it should be said (subagents whose session is missing), to ``notes``."""
         options = self.options
         return feed_for(
-            opened=open_paths(paths, options.format, []),  # a folder's unreadable file: said at start
+            opened=open_paths(paths, options.format, [], notes),  # a folder's unreadable file: said at start
             follow=options.follow or self.config.follow,
             replay=options.replay,
             speed=options.speed,
@@ -163,12 +164,15 @@ class InspectorApp(App[int]):
         """Open session files on a new main screen (from the session browser)."""
         from inspector.sources.session import UnusableInput
 
+        notes: list[str] = []
         try:
-            source = self.file_source(paths)
+            source = self.file_source(paths, notes)
         except UnusableInput as exc:
             self.notify(one_line(str(exc), 300), severity="error", timeout=6)
             return
         self.push_screen(MainScreen(source, hide_messages=self.hide_messages))
+        for note in notes:  # a folder's subagents shown without their missing session
+            self.notify(one_line(note, 400), severity="warning", timeout=8)
 
     def on_mount(self) -> None:
         for warning in self._startup_warnings:

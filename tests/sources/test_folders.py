@@ -211,3 +211,21 @@ def test_a_subagents_folder_opened_itself_shows_its_agents(tmp_path):
     assert opened_names(folder, notes) == {"agent-a991016c967bcbde5.jsonl"}
     [note] = notes
     assert "shown without the session" in note and KEPT in note
+
+
+def test_the_browser_lists_subagents_whose_session_is_missing_as_one_row_that_opens_them(tmp_path):
+    from inspector.sources.claude_sessions import find_sessions
+
+    project = claude_project(tmp_path)
+    rows = {Path(info.path).name: info for info in find_sessions(str(tmp_path / "projects"))}
+    assert set(rows) == {f"{KEPT}.jsonl", "subagents"}
+    assert rows[f"{KEPT}.jsonl"].tool_calls == 22
+    orphaned = rows["subagents"]
+    assert orphaned.tool_calls == 7 and ORPHANED in orphaned.title and "missing" in orphaned.title
+    assert orphaned.path == str(project / ORPHANED / "subagents")
+    store = CallStore()
+    load([orphaned.path], store)  # what enter opens: the folder, its agents
+    assert store.call_count == 7
+    assert [info.path for info in find_sessions(str(tmp_path / "projects"), count_calls=False)] == [
+        info.path for info in sorted(rows.values(), key=lambda i: (-i.modified, i.path))
+    ]

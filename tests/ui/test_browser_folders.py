@@ -1,0 +1,60 @@
+"""The session browser and folders (sources.folders): a Claude Code ``<session>/subagents/`` folder whose
+session file is missing is a row of its own, and enter opens its agents' calls, saying why they stand alone.
+Built in a temporary folder from a real session's subagent (tests/fixtures/real)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+from pathlib import Path
+
+from screen_text import screen_text
+from ui_factories import SIZE, T0
+
+from inspector.config import Config
+from inspector.model import FakeClock
+from inspector.ui.app import InspectorApp
+from inspector.ui.options import UiOptions
+from inspector.ui.screens.browser import BrowserScreen
+from inspector.ui.screens.main import MainScreen
+
+XU = Path(__file__).resolve().parents[1] / "fixtures" / "real" / "Xu-Wentao_dotfile"
+ORPHANED = "f7881aa9-f93e-41b6-94a1-fde7ddb9485f"  # its subagent ran 7 calls
+KEPT = "72924ef0-ff51-47d2-8fc6-a5f2ff3f9ff6"  # 5 calls
+
+
+async def wait_for(pilot, condition) -> bool:
+    for _ in range(600):
+        if condition():
+            await pilot.pause()
+            return True
+        await pilot.pause(0.05)
+    return False
+
+
+async def test_subagents_whose_session_is_missing_are_a_row_that_opens_them(tmp_path):
+    project = tmp_path / "projects" / "-Users-xuwentao"
+    project.mkdir(parents=True)
+    shutil.copy(XU / f"{KEPT}.jsonl", project)
+    shutil.copytree(XU / ORPHANED, project / ORPHANED)
+    os.utime(project / f"{KEPT}.jsonl", (1_000_000_000, 1_000_000_000))  # the orphaned agents are newest
+    options = UiOptions(
+        theme_dirs=[],
+        claude_dir=str(tmp_path),
+        codex_dir=str(tmp_path / "no"),
+        gemini_dir=str(tmp_path / "no"),
+    )
+    app = InspectorApp(options, clock=FakeClock(T0), config=Config())
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, BrowserScreen)
+        assert await wait_for(pilot, lambda: len(app.screen.sessions) == 2)
+        text = screen_text(app)
+        assert "subagents of session" in text  # the column is narrow on the test's screen
+        [row] = [info for info in app.screen.sessions if info.tool_calls == 7]
+        assert ORPHANED in row.title and "missing" in row.title and row is app.screen.sessions[0]
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert app.screen.store.call_count == 7
+        notes = [n.message for n in app._notifications]
+        assert any(ORPHANED in note and "missing" in note for note in notes), notes
