@@ -53,7 +53,8 @@ Code ``<project>/<session>.jsonl`` (what sits in ``<session>/`` is that session'
 ``rollout-*.jsonl`` at any depth, Gemini ``chats/session-*.json(l)`` (``chats/<id>/`` holds sub-agents) and
 ``checkpoint-*.json`` in a project's folder (beside ``chats`` or ``logs.json``, or named by a 64-hex hash). A ``<session>/subagents/`` folder whose ``<session>.jsonl``
 is gone still holds calls that ran: each of its agent files counts as a session of its own, unless a session
-of the project resumes that session (its first ``sessionId`` is the missing one's), which reads them. This
+of the project resumes that session (its first ``sessionId`` is the missing one's), which reads them; so
+does a 2.0.x ``agent-*.jsonl`` beside the sessions whose first ``sessionId`` is no session's there. This
 is what opening a folder shows (issue 20: a user who opens a folder meets all three CLIs' layouts, and
 a deleted session's subagents), written here again from those layouts alone.
 """
@@ -635,6 +636,11 @@ def folder_sessions(folder: Path, depth: int = 5) -> list[Path]:
                 visit(entry, level + 1)
             elif entry.suffix == ".jsonl" and not entry.name.startswith("agent-"):
                 found.append(entry)
+            elif entry.suffix == ".jsonl":  # 2.0.x: a subagent beside the sessions, its session's id inside
+                sessions = [p for p in entries if p.suffix == ".jsonl" and not p.name.startswith("agent-")]
+                kept = {p.stem for p in sessions} | {_first_session_id(p) or p.stem for p in sessions}
+                if _first_session_id(entry) not in kept:
+                    found.append(entry)
             elif entry.suffix == ".json" and (
                 (here.name == "chats" and entry.name.startswith("session-"))
                 or (

@@ -54,8 +54,8 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
     in_groups = {path for group in found.orphaned for path in group.files}
     agents_by_folder: dict[str, dict[str, list[str]]] = {}
     for path in found.paths:
-        if path in in_groups or not path.endswith(".jsonl"):
-            continue
+        if path in in_groups or not path.endswith(".jsonl") or os.path.basename(path).startswith("agent-"):
+            continue  # a 2.0.x agent whose session is missing: opening the folder shows it, no row here
         try:
             stat = os.stat(path)
         except OSError:

@@ -10,7 +10,9 @@ Files that belong to a session are read with it, not on their own: a Claude Code
 (``<session>/subagents/``, ``<session>/tool-results/``), a Gemini sub-agent's file
 (``chats/<session id>/*``). A Claude Code ``<session>/subagents/`` folder whose ``<session>.jsonl`` is not
 there (deleted, or not copied) and that no session of its project resumes is shown on its own, each agent
-file a session, with a note saying whose subagents they are and that the session is missing.
+file a session, with a note saying whose subagents they are and that the session is missing; so are
+Claude Code 2.0.x ``agent-*.jsonl`` files beside the sessions whose session (the ``sessionId`` they carry)
+is not there.
 """
 
 from __future__ import annotations
@@ -65,6 +67,7 @@ def sessions_in(folder: str) -> FolderSessions:
     root = os.path.abspath(folder)
     found: list[str] = []
     orphans: list[Orphaned] = []
+    project_agents: dict[str, list[str]] = {}  # folder -> its agent-*.jsonl (Claude Code 2.0.x)
     for directory, folders, files in os.walk(root):
         inner = directory != root
         if directory[len(root) :].count(os.sep) >= MAX_DEPTH:
@@ -87,7 +90,14 @@ def sessions_in(folder: str) -> FolderSessions:
         for entry in sorted(files):
             if _is_session(entry, name, gemini_project):
                 found.append(os.path.join(directory, entry))
+            elif entry.startswith("agent-") and entry.endswith(".jsonl"):
+                project_agents.setdefault(directory, []).append(os.path.join(directory, entry))
     result = FolderSessions()
+    for directory, agents in project_agents.items():
+        said, lone = _lone_project_agents(directory, agents)
+        if lone:
+            found += lone
+            result.notes.append(said)
     for group in orphans:
         note = _orphan_note(group)
         if note is None:
@@ -134,23 +144,64 @@ def _orphan_note(group: Orphaned) -> str | None:
 def _resumed_by(session: str, project: str) -> bool:
     """True when a session file of ``project`` starts as a resume of ``session`` (its first records carry
     that ``sessionId``): the reader looks for that session's subagents in its folder."""
+    return session in _first_ids(project)
+
+
+def _first_ids(project: str) -> set[str]:
+    """The ``sessionId`` each session file of ``project`` starts with (a resume: the earlier session's)."""
     try:
         names = sorted(os.listdir(project))
     except OSError:
-        return False
-    wanted = session.encode()
+        return set()
+    ids = set()
     for name in names:
-        if not name.endswith(".jsonl") or name.startswith("agent-"):
+        if name.endswith(".jsonl") and not name.startswith("agent-"):
+            session = _first_id(os.path.join(project, name))
+            if session:
+                ids.add(session)
+    return ids
+
+
+def _first_id(path: str) -> str:
+    try:
+        with open_binary(path) as fh:
+            head = fh.read(64 * 1024)
+    except OSError:
+        return ""
+    match = _SESSION_ID.search(head)
+    return match.group(1).decode("utf-8", "replace") if match is not None else ""
+
+
+def _lone_project_agents(project: str, agents: list[str]) -> tuple[str, list[str]]:
+    """Claude Code 2.0.x keeps a subagent's file beside the sessions, ``agent-<id>.jsonl``, its records
+    carrying the session's id: those whose session file is not in the folder (and that no session of
+    it resumes) are shown on their own, with one line naming them."""
+    kept = {name[: -len(".jsonl")] for name in _listing(project) if name.endswith(".jsonl")}
+    kept |= _first_ids(project)
+    lone: list[str] = []
+    sessions: list[str] = []
+    for path in agents:
+        session = _first_id(path)
+        if session in kept:
             continue
-        try:
-            with open_binary(os.path.join(project, name)) as fh:
-                head = fh.read(64 * 1024)
-        except OSError:
-            continue
-        match = _SESSION_ID.search(head)
-        if match is not None and match.group(1) == wanted:
-            return True
-    return False
+        lone.append(path)
+        if session and session not in sessions:
+            sessions.append(session)
+    if not lone:
+        return "", []
+    named = ", ".join(sessions[:3]) + (f" and {len(sessions) - 3} more" if len(sessions) > 3 else "")
+    note = (
+        f"{project}: {len(lone)} subagent file(s) (agent-*.jsonl) of session(s) {named or 'not named'}, "
+        "whose session file is missing: shown on their own, not nested under the calls that started them"
+    )
+    return note, lone
+
+
+def _listing(folder: str) -> list[str]:
+    try:
+        return os.listdir(folder)
+    except OSError:
+        return []
 
 
 def _age(path: str) -> tuple[float, str]:

@@ -229,3 +229,42 @@ def test_the_browser_lists_subagents_whose_session_is_missing_as_one_row_that_op
     assert [info.path for info in find_sessions(str(tmp_path / "projects"), count_calls=False)] == [
         info.path for info in sorted(rows.values(), key=lambda i: (-i.modified, i.path))
     ]
+
+
+def test_a_2_0_subagent_file_beside_the_sessions_whose_session_is_missing_is_shown_and_said(tmp_path):
+    """Claude Code 2.0.x keeps ``agent-<id>.jsonl`` beside the sessions, its records carrying the session's
+    id (the real corpus has a project folder with 26 of them whose sessions are gone, 31 calls)."""
+    project = claude_project(tmp_path, orphan=False)
+    agent = "agent-a1c54672ab61514c6.jsonl"  # its records carry the session id f7881aa9…
+    shutil.copy(XU / ORPHANED / "subagents" / agent, project)
+    names, calls = expected(project)
+    assert names == {f"{KEPT}.jsonl", agent} and calls == 22 + 7
+    notes: list[str] = []
+    assert opened_names(project, notes) == names
+    [note] = notes
+    assert ORPHANED in note and "missing" in note
+    figures, err = stats_of(project)
+    assert figures["calls"] == calls and ORPHANED in err
+    # with its session beside it, it is that session's: nested there, not shown on its own
+    shutil.copy(XU / f"{ORPHANED}.jsonl", project)
+    notes = []
+    assert opened_names(project, notes) == {f"{KEPT}.jsonl", f"{ORPHANED}.jsonl"} == expected(project)[0]
+    figures, err = stats_of(project)
+    assert notes == [] and not err and figures["calls"] == 22 + 13 and figures["nested"] == 21 + 7
+
+
+CORPUS = (ROOT / ".." / "shared" / "corpus").resolve()
+
+
+@pytest.mark.skipif(not CORPUS.is_dir(), reason="../shared/corpus is not present")
+def test_the_corpus_folders_open_the_sessions_the_independent_count_finds():
+    from inspector.sources.folders import sessions_in
+
+    for folder in (CORPUS, CORPUS / "claude", CORPUS / "claude" / "daaain-real_projects"):
+        assert sorted(sessions_in(str(folder)).paths) == sorted(str(p) for p in folder_sessions(folder))
+    lone = CORPUS / "claude" / "daaain-real_projects" / "-Users-dain-workspace-coderabbit-review-helper"
+    for folder in (CORPUS / "claude", lone):
+        names, calls = expected(folder)
+        figures, err = stats_of(folder)
+        assert figures["calls"] == calls, folder
+    assert "26 subagent file(s)" in err and "missing" in err  # the lone project: 121 calls, 90 before
