@@ -49,7 +49,8 @@ Traps each format sets, and how they are met here:
   part is answered by the ``functionResponse`` at the same place in the next ``user`` content.
 
 A folder (``folder_sessions``) stands for the sessions the CLIs keep in it, as each lays them out: Claude
-Code ``<project>/<session>.jsonl`` (what sits in ``<session>/`` is that session's), Codex
+Code ``<project>/<session>.jsonl`` (what sits in ``<session>/`` is that session's; ``history.jsonl``, the
+prompts typed, is none), Codex
 ``rollout-*.jsonl`` at any depth, Gemini ``chats/session-*.json(l)`` (``chats/<id>/`` holds sub-agents) and
 ``checkpoint-*.json`` in a project's folder (beside ``chats`` or ``logs.json``, or named by a 64-hex hash). A ``<session>/subagents/`` folder whose ``<session>.jsonl``
 is gone still holds calls that ran: each of its agent files counts as a session of its own, unless a session
@@ -634,6 +635,8 @@ def folder_sessions(folder: Path, depth: int = 5) -> list[Path]:
                         found.extend(subagents.rglob("agent-*.jsonl"))
                     continue
                 visit(entry, level + 1)
+            elif entry.name == "history.jsonl":
+                continue  # ~/.claude's and ~/.codex's prompt history: no session
             elif entry.suffix == ".jsonl" and not entry.name.startswith("agent-"):
                 found.append(entry)
             elif entry.suffix == ".jsonl":  # 2.0.x: a subagent beside the sessions, its session's id inside

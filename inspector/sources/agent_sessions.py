@@ -10,17 +10,17 @@ from __future__ import annotations
 import json
 import os
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from inspector import protocols
 from inspector.model.events import Message, Request
 from inspector.protocols.format import Format
 from inspector.sources.claude_sessions import SessionInfo
+from inspector.sources.folders import sessions_in
 from inspector.userpath import open_binary
 
 CODEX_ENV = "INSPECTOR_CODEX_DIR"
 GEMINI_ENV = "INSPECTOR_GEMINI_DIR"
-_MAX_DEPTH = 5  # sessions/YYYY/MM/DD/rollout-*.jsonl; tmp/<project>/chats/session-*.json
 _CWD = re.compile(r"<cwd>([^<\n]{1,400})</cwd>")
 _HASH = re.compile(r"[0-9a-f]{32,}")
 
@@ -47,7 +47,8 @@ def find_codex(folder: str, count_calls: bool = True) -> list[SessionInfo]:
 
 
 def find_gemini(folder: str, count_calls: bool = True) -> list[SessionInfo]:
-    """The Gemini CLI sessions under ``folder`` (``chats/session-*.json`` or ``.jsonl``), most recent first."""
+    """The Gemini CLI sessions under ``folder`` (``chats/session-*.json`` or ``.jsonl``, saved chats
+    ``checkpoint-*.json``), most recent first."""
     return _find(folder, _is_gemini_session, "gemini", "Gemini", count_calls)
 
 
@@ -56,6 +57,10 @@ def _is_rollout(directory: str, name: str) -> bool:
 
 
 def _is_gemini_session(directory: str, name: str) -> bool:
+    """A chat (``chats/session-*``) or a saved chat (``checkpoint-*.json``: sources.folders found it in a
+    project's folder)."""
+    if name.startswith("checkpoint-") and name.endswith(".json"):
+        return True
     return (
         os.path.basename(directory) == "chats"
         and name.startswith("session-")
@@ -68,7 +73,8 @@ def _find(
 ) -> list[SessionInfo]:
     reader = protocols.get(fmt)
     found = []
-    for path in _files(os.path.abspath(folder), wanted):
+    found_here = sessions_in(folder).paths  # what opening the folder opens, of this agent
+    for path in (p for p in found_here if wanted(os.path.dirname(p), os.path.basename(p))):
         try:
             stat = os.stat(path)
         except OSError:
@@ -81,16 +87,6 @@ def _find(
         found.append(SessionInfo(project, path, stat.st_mtime, stat.st_size, calls, title, agent))
     found.sort(key=lambda info: (-info.modified, info.path))
     return found
-
-
-def _files(root: str, wanted: Callable[[str, str], bool]) -> Iterator[str]:
-    for directory, folders, files in os.walk(root):
-        if directory[len(root) :].count(os.sep) >= _MAX_DEPTH:
-            folders[:] = []
-        folders[:] = sorted(name for name in folders if not name.startswith("."))
-        for name in sorted(files):
-            if wanted(directory, name):
-                yield os.path.join(directory, name)
 
 
 def _describe(fmt: Format, path: str) -> tuple[int | None, str, str]:
@@ -140,6 +136,10 @@ def _last_part(folder: str) -> str:
 
 
 def _gemini_project(path: str) -> str:
-    """``tmp/<project>/chats/<session>``: the project's folder name (a hash shortened to 12 characters)."""
-    name = os.path.basename(os.path.dirname(os.path.dirname(path)))
+    """``tmp/<project>/chats/<session>`` (or ``tmp/<project>/checkpoint-*.json``): the project's folder
+    name (a hash shortened to 12 characters)."""
+    folder = os.path.dirname(path)
+    if os.path.basename(folder) == "chats":
+        folder = os.path.dirname(folder)
+    name = os.path.basename(folder)
     return name[:12] if _HASH.fullmatch(name) else name

@@ -35,6 +35,7 @@ MAX_DEPTH = 5
 ``tmp/<project>/chats``)."""
 
 _HASH = re.compile(r"[0-9a-f]{64}")  # a Gemini CLI project's temp folder: the hash of the project's path
+_HISTORY = "history.jsonl"  # ~/.claude's and ~/.codex's prompt history: the prompts typed, no call
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([^"\\]{1,200})"')
 
 
@@ -112,8 +113,8 @@ def sessions_in(folder: str) -> FolderSessions:
 
 
 def _is_session(name: str, folder: str, gemini_project: bool) -> bool:
-    if name.endswith(".jsonl"):
-        return not name.startswith("agent-")  # agent-*.jsonl: a Claude Code subagent, read with its session
+    if name.endswith(".jsonl"):  # agent-*.jsonl: a Claude Code subagent, read with its session
+        return not name.startswith("agent-") and name != _HISTORY
     if not name.endswith(".json"):
         return False
     if folder == "chats" and name.startswith("session-"):

@@ -268,3 +268,23 @@ def test_the_corpus_folders_open_the_sessions_the_independent_count_finds():
         figures, err = stats_of(folder)
         assert figures["calls"] == calls, folder
     assert "26 subagent file(s)" in err and "missing" in err  # the lone project: 121 calls, 90 before
+
+
+def test_the_browser_lists_what_opening_gemini_and_codex_folders_opens(tmp_path):
+    """The browser's Codex and Gemini lists come from the same walk: the saved chat too, with its project."""
+    from inspector.sources.agent_sessions import find_codex, find_gemini
+
+    home = gemini_home(tmp_path)
+    listed = {Path(info.path).name: info for info in find_gemini(str(home / "tmp"))}
+    assert set(listed) == opened_names(home / "tmp")
+    assert listed["checkpoint-UNED.json"].project == SAVED_CHAT[0][:12]
+    assert listed["checkpoint-UNED.json"].tool_calls == count(REAL / SAVED_CHAT[1]).calls
+    codex = tmp_path / ".codex"
+    day = codex / "sessions" / "2026" / "04" / "08"
+    day.mkdir(parents=True)
+    shutil.copy(XU / ROLLOUT, day)
+    (codex / "history.jsonl").write_text('{"session_id":"019d6d67","ts":1775656966,"text":"hello"}\n')
+    assert [Path(info.path).name for info in find_codex(str(codex))] == [ROLLOUT]
+    assert opened_names(codex) == {ROLLOUT} == expected(codex)[0]  # the prompt history is no session
+    figures, err = stats_of(codex)
+    assert figures["calls"] == count(XU / ROLLOUT).calls and not err
