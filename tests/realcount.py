@@ -55,7 +55,8 @@ prompts typed, is none), Codex
 ``checkpoint-*.json`` in a project's folder (beside ``chats`` or ``logs.json``, or named by a 64-hex hash). A ``<session>/subagents/`` folder whose ``<session>.jsonl``
 is gone still holds calls that ran: each of its agent files counts as a session of its own, unless a session
 of the project resumes that session (its first ``sessionId`` is the missing one's), which reads them; so
-does a 2.0.x ``agent-*.jsonl`` beside the sessions whose first ``sessionId`` is no session's there. This
+does a 2.0.x ``agent-*.jsonl`` beside the sessions whose first ``sessionId`` is no session's there, and
+a Gemini ``chats/<session id>/`` that no ``session-*`` file of ``chats`` names (its files each a session). This
 is what opening a folder shows (issue 20: a user who opens a folder meets all three CLIs' layouts, and
 a deleted session's subagents), written here again from those layouts alone.
 """
@@ -609,6 +610,17 @@ def _first_session_id(path: Path) -> str | None:
     return None
 
 
+def _gemini_session_id(path: Path) -> str | None:
+    if path.suffix == ".jsonl":
+        records = _lines(path)[:1]
+        return records[0].get("sessionId") if records else None
+    try:
+        whole = json.loads(path.read_text(encoding="utf-8", errors="replace"))
+    except ValueError:
+        return None
+    return whole.get("sessionId") if isinstance(whole, dict) else None
+
+
 def folder_sessions(folder: Path, depth: int = 5) -> list[Path]:
     """The session files a folder holds (see the module's doc), sorted by path."""
     found: list[Path] = []
@@ -620,8 +632,11 @@ def folder_sessions(folder: Path, depth: int = 5) -> list[Path]:
             if entry.is_dir():
                 if entry.name.startswith(".") or entry.name == "tool-results" or level >= depth:
                     continue
-                if here.name == "chats":
-                    continue  # a Gemini session's sub-agents
+                if here.name == "chats":  # a Gemini session's sub-agents, unless its session is gone
+                    ids = {_gemini_session_id(p) for p in entries if p.name.startswith("session-")}
+                    if entry.name not in {re.sub("[^A-Za-z0-9_-]", "_", i) for i in ids if i}:
+                        found.extend(p for p in sorted(entry.iterdir()) if p.suffix in (".json", ".jsonl"))
+                    continue
                 if f"{entry.name}.jsonl" in names:
                     continue  # a Claude Code session's own folder
                 subagents = entry / "subagents"

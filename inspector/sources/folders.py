@@ -12,7 +12,7 @@ Files that belong to a session are read with it, not on their own: a Claude Code
 there (deleted, or not copied) and that no session of its project resumes is shown on its own, each agent
 file a session, with a note saying whose subagents they are and that the session is missing; so are
 Claude Code 2.0.x ``agent-*.jsonl`` files beside the sessions whose session (the ``sessionId`` they carry)
-is not there.
+is not there, and a Gemini CLI ``chats/<session id>/`` whose session file is not in ``chats``.
 """
 
 from __future__ import annotations
@@ -35,6 +35,7 @@ MAX_DEPTH = 5
 ``tmp/<project>/chats``)."""
 
 _HASH = re.compile(r"[0-9a-f]{64}")  # a Gemini CLI project's temp folder: the hash of the project's path
+_UNSAFE = re.compile(r"[^A-Za-z0-9_-]")
 _HISTORY = "history.jsonl"  # ~/.claude's and ~/.codex's prompt history: the prompts typed, no call
 _SESSION_ID = re.compile(rb'"sessionId"\s*:\s*"([^"\\]{1,200})"')
 
@@ -69,6 +70,7 @@ def sessions_in(folder: str) -> FolderSessions:
     found: list[str] = []
     orphans: list[Orphaned] = []
     project_agents: dict[str, list[str]] = {}  # folder -> its agent-*.jsonl (Claude Code 2.0.x)
+    agents_of_gemini: dict[str, list[str]] = {}  # chats/<session id> -> its sub-agents' files
     for directory, folders, files in os.walk(root):
         inner = directory != root
         if directory[len(root) :].count(os.sep) >= MAX_DEPTH:
@@ -81,10 +83,12 @@ def sessions_in(folder: str) -> FolderSessions:
             if agents:
                 orphans.append(Orphaned(session_folder, agents))
             continue
-        if inner and (
-            _is_session_folder(directory) or os.path.basename(os.path.dirname(directory)) == "chats"
-        ):
-            folders[:] = []  # a Claude Code session's own folder, a Gemini sub-agents' folder: read with it
+        if inner and os.path.basename(os.path.dirname(directory)) == "chats":
+            folders[:] = []  # a Gemini session's sub-agents (chats/<session id>/): read with it
+            agents_of_gemini[directory] = [os.path.join(directory, f) for f in sorted(files) if _is_json(f)]
+            continue
+        if inner and _is_session_folder(directory):
+            folders[:] = []  # a Claude Code session's own folder: read with it
             continue
         folders[:] = sorted(n for n in folders if not n.startswith(".") and n != "tool-results")
         gemini_project = "chats" in folders or "logs.json" in files or bool(_HASH.fullmatch(name))
@@ -99,6 +103,13 @@ def sessions_in(folder: str) -> FolderSessions:
         if lone:
             found += lone
             result.notes.append(said)
+    for directory, agents in agents_of_gemini.items():
+        if agents and os.path.basename(directory) not in _gemini_sessions(os.path.dirname(directory)):
+            found += agents
+            result.notes.append(
+                f"{directory}: {len(agents)} sub-agent file(s) of Gemini CLI session "
+                f"{os.path.basename(directory)}, whose session file is missing: shown on their own"
+            )
     for group in orphans:
         note = _orphan_note(group)
         if note is None:
@@ -120,6 +131,22 @@ def _is_session(name: str, folder: str, gemini_project: bool) -> bool:
     if folder == "chats" and name.startswith("session-"):
         return True
     return gemini_project and name.startswith("checkpoint-")  # a saved chat (/chat save) of the project
+
+
+def _is_json(name: str) -> bool:
+    return name.endswith((".json", ".jsonl"))
+
+
+def _gemini_sessions(chats: str) -> set[str]:
+    """The session ids of the ``session-*`` files of a ``chats`` folder, as the CLI names their sub-agents'
+    folders (a character outside ``[A-Za-z0-9_-]`` written ``_``)."""
+    ids = set()
+    for name in _listing(chats):
+        if name.startswith("session-") and _is_json(name):
+            session = _first_id(os.path.join(chats, name))
+            if session:
+                ids.add(_UNSAFE.sub("_", session))
+    return ids
 
 
 def _is_session_folder(directory: str) -> bool:

@@ -119,15 +119,47 @@ def test_every_level_of_a_gemini_home_opens_with_its_sessions(tmp_path):
     assert cli("check", home).returncode != 2
 
 
+GEMINI_SESSION = "36d4e89a-7e2f-458a-8cbd-80d80d444edf"  # fabien-lessirard's chat's sessionId
+
+
+def sub_agent_file(folder: Path, agent: str) -> tuple[Path, int]:
+    """A sub-agent's file as Gemini CLI writes it (a ``kind: subagent`` header, then messages), its
+    messages the real chat's that ran tools; and how many calls they hold."""
+    chat = json.loads(
+        (REAL / GEMINI["56cfacee57fb9791a4f38e595662752e07022cdeb39cd7127005427d7361037b"][0]).read_text()
+    )
+    messages = [m for m in chat["messages"] if m.get("toolCalls")][:3]
+    header = {"sessionId": agent, "projectHash": chat["projectHash"], "startTime": chat["startTime"],
+              "lastUpdated": chat["lastUpdated"], "kind": "subagent"}  # fmt: skip
+    folder.mkdir(parents=True)
+    path = folder / f"{agent}.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in [header, *messages]))
+    return path, sum(len(m["toolCalls"]) for m in messages)
+
+
 def test_a_gemini_sub_agents_folder_is_read_with_its_session_not_as_sessions(tmp_path):
     """``chats/<session id>/*.jsonl`` are a session's sub-agents: opening the folder does not list them."""
     home = gemini_home(tmp_path)
     chats = home / "tmp" / next(iter(GEMINI)) / "chats"
-    agents = chats / "0d783c0d-sub"
-    agents.mkdir()
-    (agents / "agent-1.jsonl").write_text('{"sessionId":"agent-1","kind":"subagent","projectHash":"x"}\n')
-    assert opened_names(chats) == {"session-2026-01-24T18-48-36d4e89a.json"}
-    assert expected(chats)[0] == opened_names(chats)
+    sub_agent_file(chats / GEMINI_SESSION, "agent-1")
+    notes: list[str] = []
+    assert opened_names(chats, notes) == {"session-2026-01-24T18-48-36d4e89a.json"} == expected(chats)[0]
+    assert notes == []
+
+
+def test_a_gemini_sub_agents_folder_whose_session_is_missing_is_shown_and_said(tmp_path):
+    home = gemini_home(tmp_path)
+    chats = home / "tmp" / next(iter(GEMINI)) / "chats"
+    gone = "0b1c2d3e-0000-4000-8000-000000000001"
+    path, agent_calls = sub_agent_file(chats / gone, "agent-1")
+    notes: list[str] = []
+    names, calls = expected(chats)
+    assert opened_names(chats, notes) == names == {"session-2026-01-24T18-48-36d4e89a.json", path.name}
+    [note] = notes
+    assert gone in note and "missing" in note
+    assert agent_calls > 0 and calls == count(REAL / GEMINI[next(iter(GEMINI))][0]).calls + agent_calls
+    figures, err = stats_of(chats)
+    assert figures["calls"] == calls and gone in err
 
 
 # -- every format together ----------------------------------------------------------------------------
