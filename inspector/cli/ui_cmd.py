@@ -86,7 +86,7 @@ def run(args: argparse.Namespace) -> int:
         otlp_content=args.otlp_content,
         otlp_content_limit=args.otlp_content_limit,
     )
-    warnings += [f"skipped {reason}" for reason in skipped] + notes
+    options.opening = [f"skipped {reason}" for reason in skipped] + notes
     from inspector.sources.feeds import feed_for
     from inspector.ui.app import run_open
 

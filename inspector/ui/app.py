@@ -177,6 +177,8 @@ class InspectorApp(App[int]):
     def on_mount(self) -> None:
         for warning in self._startup_warnings:
             self.notify(one_line(warning, 400), title="Settings", severity="warning", timeout=8)
+        for note in self.options.opening:
+            self.notify(one_line(note, 400), title="Opening", severity="warning", timeout=8)
         self.set_interval(self.options.tick, self._timer_tick, name="clock")
         source = self._source
         if source is not None and source.is_live:

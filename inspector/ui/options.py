@@ -25,4 +25,6 @@ class UiOptions:
     otlp_content: bool = False
     otlp_content_limit: int = 4096
     tick: float = 0.25
+    opening: list[str] = field(default_factory=list)
+    """What opening the paths found to say: a folder's file skipped, subagents shown without their session."""
     theme_dirs: list[str] | None = None

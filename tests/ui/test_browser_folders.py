@@ -58,3 +58,26 @@ async def test_subagents_whose_session_is_missing_are_a_row_that_opens_them(tmp_
         assert app.screen.store.call_count == 7
         notes = [n.message for n in app._notifications]
         assert any(ORPHANED in note and "missing" in note for note in notes), notes
+
+
+async def test_a_folder_opened_from_the_command_line_says_what_opening_it_found(tmp_path):
+    """``inspector FOLDER``: what the open found (ui_cmd hands it over) is said under "Opening", not as a
+    setting, and the orphaned agent's calls are in the list beside the session's."""
+    from inspector.sources.files import open_paths
+
+    project = tmp_path / "-Users-xuwentao"
+    project.mkdir()
+    shutil.copy(XU / f"{KEPT}.jsonl", project)
+    shutil.copytree(XU / ORPHANED, project / ORPHANED)
+    notes: list[str] = []
+    open_paths([str(project)], None, [], notes)
+    options = UiOptions(theme_dirs=[], paths=[str(project)], opening=notes)
+    app = InspectorApp(options, clock=FakeClock(T0), config=Config())
+    async with app.run_test(size=SIZE) as pilot:
+        assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert app.screen.store.call_count == 5 + 7
+        said = [(n.title, n.message) for n in app._notifications]
+        assert any(title == "Opening" and ORPHANED in text and "missing" in text for title, text in said), (
+            said
+        )
