@@ -320,3 +320,23 @@ def test_the_browser_lists_what_opening_gemini_and_codex_folders_opens(tmp_path)
     assert opened_names(codex) == {ROLLOUT} == expected(codex)[0]  # the prompt history is no session
     figures, err = stats_of(codex)
     assert figures["calls"] == count(XU / ROLLOUT).calls and not err
+
+
+def test_export_otlp_sends_the_calls_of_a_folder_as_the_other_commands_count_them(tmp_path):
+    pytest.importorskip("opentelemetry.sdk", reason="the otlp extra is not installed")
+    from otlp_sink import OtlpSink
+
+    project = claude_project(tmp_path)
+    chats = gemini_home(tmp_path / "g") / "tmp" / next(iter(GEMINI)) / "chats"
+    shutil.copytree(chats, project / "chats")  # a Gemini chats folder beside, for the mix
+    names, calls = expected(project)
+    assert "session-2026-01-24T18-48-36d4e89a.json" in names
+    with OtlpSink() as sink:
+        done = cli("export-otlp", project, "--endpoint", sink.endpoint)
+        assert done.returncode == 0, done.stderr
+        assert f"{calls} call(s)" in done.stdout and ORPHANED in done.stderr
+        spans = sink.wait_spans(calls)
+    assert (
+        len({s.attributes["gen_ai.tool.call.id"] for s in spans if "gen_ai.tool.call.id" in s.attributes})
+        == calls
+    )
