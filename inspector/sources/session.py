@@ -85,7 +85,11 @@ def expand_folders(paths: list[str], notes: list[str] | None = None) -> list[str
             continue
         found = sessions_in(path)
         if not found.paths:
-            raise UnusableInput(f"{path}: a folder with {LOOKED_FOR} (give session files)")
+            hidden = [
+                name for name in (".claude", ".codex", ".gemini") if os.path.isdir(os.path.join(path, name))
+            ]
+            hint = f"; hidden folders are not searched: open {', '.join(hidden)} itself" if hidden else ""
+            raise UnusableInput(f"{path}: a folder with {LOOKED_FOR} (give session files{hint})")
         expanded += found.paths
         if notes is not None:
             notes += found.notes

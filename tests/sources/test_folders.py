@@ -190,6 +190,9 @@ def test_an_empty_folder_says_what_was_looked_for(tmp_path):
         open_paths([str(folder)])
     for looked_for in ("Claude Code session", "Codex rollout", "Gemini CLI chat"):
         assert looked_for in str(caught.value)
+    gemini_home(folder)  # ~/.gemini in a home folder: hidden, not searched, and said so
+    with pytest.raises(UnusableInput, match=r"hidden folders are not searched: open \.gemini itself"):
+        open_paths([str(folder)])
     for command in (["stats"], ["dump"], ["check"], ["export-otlp", "--endpoint", "http://127.0.0.1:9"]):
         done = cli(*command, folder)
         assert done.returncode == 2 and "Gemini CLI chat" in done.stderr and "notes" in done.stderr, command
