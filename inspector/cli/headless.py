@@ -8,7 +8,7 @@ import sys
 from typing import Any
 
 from inspector import protocols
-from inspector.cli import headless_filter
+from inspector.cli import headless_filter, plain_out
 from inspector.model import Request, Result
 from inspector.model.values import dumps_json, json_chunks
 
@@ -228,20 +228,12 @@ def run_stats(args: argparse.Namespace) -> int:
     return EXIT_MALFORMED if store.malformed else EXIT_OK
 
 
-def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
-    from rich.table import Table
-    from rich.text import Text
-
+def _stats_rows(figures: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
+    """The title and the rows (name, value) of the stats table."""
     from inspector.textsafe import one_line
     from inspector.timefmt import duration
 
-    table = Table(
-        title=Text(one_line(", ".join(s["path"] for s in figures["sources"]), 200)),
-        show_header=False,
-        box=None,
-    )
-    table.add_column(style="bold")
-    table.add_column()
+    title = one_line(", ".join(s["path"] for s in figures["sources"]), 200)
     rows = [
         ("format", figures["format"]),
         ("calls", f"{figures['calls']} ({figures['top_level']} top level, {figures['nested']} nested)"),
@@ -262,24 +254,42 @@ def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
             ),
         ),
     ]
-    for name, value in rows:
-        table.add_row(name, Text(str(value)))
     tools = ", ".join(f"{one_line(k, 40)} {v}" for k, v in list(figures["tools"].items())[:15])
-    table.add_row("tools", Text(tools or "-"))
+    rows.append(("tools", tools or "-"))
     if len(figures["sources"]) > 1:  # each file on its own line, with what it holds
         for source in figures["sources"]:
-            table.add_row(
-                "file",
-                Text(
-                    f"{one_line(source['path'], 120)} ({source['format']}, {source['malformed']} malformed)"
-                ),
-            )
+            where = one_line(source["path"], 120)
+            rows.append(("file", f"{where} ({source['format']}, {source['malformed']} malformed)"))
     if figures.get("filter"):
-        table.add_row("filter", Text(one_line(figures["filter"], 200)))
+        rows.append(("filter", one_line(figures["filter"], 200)))
+    return title, [(name, str(value)) for name, value in rows]
+
+
+def _print_stats(figures: dict[str, Any], with_tools: bool = True) -> None:
+    title, rows = _stats_rows(figures)
+    per_tool = (figures.get("per_tool_figures") or []) if with_tools else []
+    width = plain_out.width()
+    if width is not None:
+        lines = plain_out.table(title, rows, width)
+        if lines is not None:  # what Rich would write, without importing it (a third of the start-up)
+            if per_tool:
+                from inspector.tool_figures import figure_strings
+
+                lines += ["", *figure_strings(per_tool, width=width)]
+            sys.stdout.write("".join(line + "\n" for line in lines))
+            return
+    from rich.table import Table
+    from rich.text import Text
+
+    table = Table(title=Text(title), show_header=False, box=None)
+    table.add_column(style="bold")
+    table.add_column()
+    for name, value in rows:
+        table.add_row(name, Text(value))
     console = _console()
     console.print(table)
-    if with_tools:
-        _print_per_tool(console, figures.get("per_tool_figures") or [])
+    if per_tool:
+        _print_per_tool(console, per_tool)
 
 
 def _print_per_tool(console: Any, per_tool: list[Any]) -> None:
@@ -287,8 +297,6 @@ def _print_per_tool(console: Any, per_tool: list[Any]) -> None:
     when it is not a terminal); a narrower one drops the sparkline, then p90 and max, rather than wrap."""
     from inspector.tool_figures import figure_lines
 
-    if not per_tool:
-        return
     console.print()
     for line in figure_lines(per_tool, width=console.width, failed="bold red"):
         console.print(line)
