@@ -25,6 +25,8 @@ texts = st.text(st.characters(codec="utf-8", exclude_categories=("Cs",)), max_si
     st.sampled_from("abc XYZ-_/.,:;()[]0123456789…é漢"), max_size=90
 )
 ascii_texts = st.text(st.characters(min_codepoint=32, max_codepoint=126), max_size=40)
+word_lists = st.lists(st.text("abcdefghij, ", min_size=1, max_size=24), max_size=40).map(" ".join)
+"""Values as the tools row has them (``Bash 9, Edit 6, ...``): long, wrapped at their words."""
 
 
 def rich_table(title: str, rows: list[tuple[str, str]], width: int) -> str:
@@ -39,10 +41,10 @@ def rich_table(title: str, rows: list[tuple[str, str]], width: int) -> str:
     return out.getvalue()
 
 
-@settings(max_examples=400, deadline=None)
+@settings(max_examples=1500, deadline=None)
 @given(
     texts | ascii_texts,
-    st.lists(st.tuples(ascii_texts, texts | ascii_texts), min_size=1, max_size=6),
+    st.lists(st.tuples(ascii_texts, texts | ascii_texts | word_lists), min_size=1, max_size=6),
     st.integers(20, 220),
 )
 def test_the_plain_table_is_what_rich_writes_or_none(title, rows, width):
@@ -58,7 +60,12 @@ def test_a_table_that_fits_is_written_plain():
         lines = plain_out.table(title, rows, 80)
         assert lines is not None
         assert "".join(line + "\n" for line in lines) == rich_table(title, rows, 80)
-    assert plain_out.table("t", [("tools", "Bash 9, " * 20)], 80) is None  # wrapped: Rich writes it
+    tools = [("format", "claude"), ("tools", "Bash 9, " * 20)]  # wrapped at its words
+    assert plain_out.table("t", tools, 80) is not None
+    assert "".join(line + "\n" for line in plain_out.table("t", tools, 80) or []) == rich_table(
+        "t", tools, 80
+    )
+    assert plain_out.table("t", [("tools", "x" * 100)], 80) is None  # a word cut: Rich writes it
 
 
 @settings(max_examples=200, deadline=None)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import builtins
 import os
+import re
 import sys
 
 WIDTH = 80
@@ -52,14 +53,49 @@ def _plain(text: str) -> bool:
 
 def table(title: str, rows: list[tuple[str, str]], width: int) -> list[str] | None:
     """The lines of Rich's ``Table(title=Text(title), show_header=False, box=None)`` of two columns,
-    printed by a soft-wrapping console ``width`` wide; None when Rich would lay it out otherwise (a value
-    wrapped in its column, a character that is not one cell)."""
+    printed by a soft-wrapping console ``width`` wide; None when Rich would lay it out otherwise (a name
+    wrapped in its column, a word longer than the values' column, a character that is not one cell)."""
     if (title and not _plain(title)) or not all(_plain(name) and _plain(value) for name, value in rows):
         return None
     first = max((len(name) for name, _ in rows), default=0) + 2  # a space either side of each cell
     second = max((len(value) for _, value in rows), default=0) + 2
-    if not rows or first + second > width:
+    if not rows:
         return None
+    if first + second > width:
+        # Rich takes the excess off the widest column down to the next one's width: the values' column
+        # alone, when it can give all of it; its values are then wrapped at their words
+        if second <= first or second - first < first + second - width:
+            return None
+        second = width - first
+    inner = second - 2
     lines = [title] if title else []  # a soft-wrapping console writes it as it is (neither cut nor centred)
-    lines += [f" {name.ljust(first - 2)}  {value.ljust(second - 2)} " for name, value in rows]
+    for name, value in rows:
+        wrapped = _wrapped(value, inner)
+        if wrapped is None:
+            return None
+        lines.append(f" {name.ljust(first - 2)}  {wrapped[0].ljust(inner)} ")
+        lines += [f"{' ' * first} {more.ljust(inner)} " for more in wrapped[1:]]
     return lines
+
+
+def _wrapped(text: str, cells: int) -> list[str] | None:
+    """``text`` broken at its words into lines of at most ``cells`` (a word with the spaces after it goes
+    on the line while the word itself fits), each without its trailing spaces, as Rich wraps a cell;
+    None when a word is longer than a line (Rich cuts it)."""
+    lines: list[str] = []
+    start = used = 0
+    for word in _WORDS.finditer(text):
+        length = len(word.group().rstrip())
+        if length > cells:
+            return None
+        if cells - used >= length:
+            used += len(word.group())
+        elif used and word.start():
+            lines.append(text[start : word.start()].rstrip())
+            start, used = word.start(), len(word.group())
+    lines.append(text[start:].rstrip())
+    return lines
+
+
+_WORDS = re.compile(r"\s*\S+\s*")
+"""A word and the spaces around it (those before it only at the start of the text)."""
