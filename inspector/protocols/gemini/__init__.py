@@ -18,7 +18,7 @@ import inspector.protocols.gemini.document as gemini_document
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols.format import Format
 from inspector.protocols.gemini.agents import agent_of, nested, unnamed
-from inspector.protocols.gemini.calls import call_id_of, is_answered, request_of, result_of
+from inspector.protocols.gemini.calls import DONE, call_id_of, function_response, request_of, result_of
 
 NAME = "gemini"
 DESCRIPTION = (
@@ -106,6 +106,8 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
         raw = _raw(path, chunk)
         if chunk.error is not None:
             session.bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
+        elif type(chunk.value) is dict and "messages" not in chunk.value and "role" not in chunk.value:
+            session.add_line(chunk.value, raw)  # a record of the JSON Lines layout (the common case)
         elif isinstance(chunk.value, dict) and "messages" in chunk.value:
             session.add_document(chunk, raw)  # the JSON layout: one document (pretty-printed or not)
         elif gemini_checkpoint.is_content(chunk.value):
@@ -184,6 +186,10 @@ class _Session:
     details: bool = True  # False: results without details nor data (see read)
 
     def add_line(self, value: Any, raw: RawRef) -> None:
+        message_id = value.get("id") if type(value) is dict else None
+        if type(message_id) is str and message_id:  # a message: what _record_kind says, at once
+            self.messages[message_id] = (value, raw)
+            return
         kind = _record_kind(value)
         if kind == "message":
             self.messages[value["id"]] = (value, raw)
@@ -214,8 +220,8 @@ class _Session:
             item_raw = _raw(path, item)
             if item.error is not None:
                 self.bad.append(Malformed(item.where, item.error, source=path, raw=item_raw))
-            elif _record_kind(item.value) == "message":
-                self.messages[item.value["id"]] = (item.value, item_raw)
+            elif type(item.value) is dict and type(item.value.get("id")) is str and item.value["id"]:
+                self.messages[item.value["id"]] = (item.value, item_raw)  # _record_kind's "message"
             else:
                 reason = "a message must be an object with a string 'id'"
                 self.bad.append(Malformed(item.where, reason, source=path, raw=item_raw))
@@ -268,10 +274,15 @@ class _Session:
             events = _message_events(message, raw, self.group, result_ts, None, self.details, asked)
             for event in events:
                 yield event
-                self._note(event)
-                if isinstance(event, Request) and asked is not None:  # a call's own time: when it ended
-                    over = event.ts if event.ts is not None else result_ts
-                    self.spans.setdefault(event.call_id, (asked, max(asked, over or asked)))
+                if isinstance(event, Result):
+                    self.answered.add(event.call_id)  # what _note does, without its calls
+                elif isinstance(event, Request):
+                    self.emitted.add(event.call_id)
+                    if agent := agent_of(event):
+                        self.children.setdefault(agent, event.call_id)
+                    if asked is not None:  # a call's own time: when it ended
+                        over = event.ts if event.ts is not None else result_ts
+                        self.spans.setdefault(event.call_id, (asked, max(asked, over or asked)))
 
     def _note(self, event: Event) -> None:
         if isinstance(event, Request):
@@ -341,7 +352,10 @@ def _message_parts(
         ts = _values.parse_time(message.get("timestamp"))
     message_id = message["id"]
     text = _text(message.get("content"))
-    kind = _KINDS.get(str(message.get("type")), str(message.get("type"))[:40])
+    written = message.get("type")
+    kind = _KINDS.get(written) if type(written) is str else None
+    if kind is None:
+        kind = str(written)[:40]
     if text and (state is None or message_id not in state.texts):
         if state is not None:
             state.texts.add(message_id)
@@ -353,15 +367,24 @@ def _message_parts(
         yield Malformed(raw.where, "'toolCalls' must be an array", source=raw.source, raw=raw)
         return
     for entry in calls:
-        call_id = call_id_of(entry) if isinstance(entry, dict) else ""
+        if not isinstance(entry, dict):
+            yield Malformed(raw.where, "a toolCalls entry must be a JSON object", source=raw.source, raw=raw)
+            continue  # (request_of's word; no result: not answered)
+        response = function_response(entry)  # looked up once for the id, the request and the result
+        call_id = call_id_of(entry, response)
+        called = _values.parse_time(entry.get("timestamp"))  # the call's own time, read once for both
         if state is None or call_id not in state.requested:
-            request = request_of(entry, group, raw)
+            request = request_of(entry, group, raw, response=response, ts=called)
             if request is not None:
                 yield request
             if state is not None and call_id:
                 state.requested.add(call_id)
-        if is_answered(entry) and (state is None or call_id not in state.answered):
-            result = result_of(entry, group, raw, result_ts, details=details)
+        status = entry.get("status")
+        answered = response is not None or (isinstance(status, str) and status in DONE)  # is_answered
+        if answered and (state is None or call_id not in state.answered):
+            result = result_of(
+                entry, group, raw, result_ts, details=details, response=response, called=called
+            )
             if result is not None:
                 if state is not None:
                     state.answered.add(call_id)

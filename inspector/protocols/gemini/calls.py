@@ -26,6 +26,7 @@ _EXIT_CODE = re.compile(r"^Exit Code: (-?\d{1,9})\s*$", re.MULTILINE)
 _DENIED = ("User denied execution", "User did not allow tool call")
 # An error a policy rule gave instead of running the call (core/scheduler/policy.ts): refused, not failed.
 _POLICY = "denied by policy"
+_UNREAD: Any = object()  # not looked up by the caller yet
 # The parameter that says what a call is about, per tool (first one present wins).
 _SUMMARY_KEYS: dict[str, tuple[str, ...]] = {
     SHELL: ("command",),
@@ -44,24 +45,29 @@ _SUMMARY_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def call_id_of(entry: dict[str, Any]) -> str:
-    """The id a ``toolCalls[]`` entry is known by: its own, else its functionResponse's ('' if none)."""
+def call_id_of(entry: dict[str, Any], response: Any = _UNREAD) -> str:
+    """The id a ``toolCalls[]`` entry is known by: its own, else its functionResponse's ('' if none).
+    ``response``: the entry's functionResponse when the caller has looked it up already."""
     value = entry.get("id")
     if isinstance(value, str) and value:
         return value
-    response = _function_response(entry)
+    if response is _UNREAD:
+        response = function_response(entry)
     value = response.get("id") if response is not None else None
     return value if isinstance(value, str) else ""
 
 
-def request_of(entry: Any, group: str, raw: RawRef) -> Request | Malformed | None:
-    """The request half of a ``toolCalls[]`` entry; None when only a result is there (an orphan)."""
+def request_of(
+    entry: Any, group: str, raw: RawRef, *, response: Any = _UNREAD, ts: Any = _UNREAD
+) -> Request | Malformed | None:
+    """The request half of a ``toolCalls[]`` entry; None when only a result is there (an orphan).
+    ``response`` (its functionResponse) and ``ts`` (its time), when the caller has read them already."""
     if not isinstance(entry, dict):
         return Malformed(raw.where, "a toolCalls entry must be a JSON object", source=raw.source, raw=raw)
     call_id = entry.get("id")
     name = entry.get("name")
     if not isinstance(call_id, str) or not call_id:
-        if _function_response(entry) is not None:
+        if (function_response(entry) if response is _UNREAD else response) is not None:
             return None  # a result without its call: shown as an orphan
         return Malformed(raw.where, "a tool call without a string 'id'", source=raw.source, raw=raw)
     if not isinstance(name, str) or not name:
@@ -73,7 +79,7 @@ def request_of(entry: Any, group: str, raw: RawRef) -> Request | Malformed | Non
         tool=name,
         group=group,
         params=args,
-        ts=_values.parse_time(entry.get("timestamp")),
+        ts=_values.parse_time(entry.get("timestamp")) if ts is _UNREAD else ts,
         raw=raw,
         summary=summarize(name, args),
         extra=_request_extra(entry),
@@ -109,10 +115,10 @@ def is_answered(entry: Any) -> bool:
     if not isinstance(entry, dict):
         return False
     status = entry.get("status")
-    return _function_response(entry) is not None or (isinstance(status, str) and status in DONE)
+    return function_response(entry) is not None or (isinstance(status, str) and status in DONE)
 
 
-def _function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
+def function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
     # ``result`` is a PartListUnion (gemini-cli chatRecordingTypes.ts ToolCallRecord): a list of parts as
     # the CLI writes it today, but the type also allows one part on its own or a string.
     parts = entry.get("result")
@@ -128,22 +134,31 @@ def _function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
 
 
 def result_of(
-    entry: Any, group: str, raw: RawRef, ts: float | None, *, details: bool = True
+    entry: Any,
+    group: str,
+    raw: RawRef,
+    ts: float | None,
+    *,
+    details: bool = True,
+    response: Any = _UNREAD,
+    called: Any = _UNREAD,
 ) -> Result | None:
     """The result half of a ``toolCalls[]`` entry, or None while the call has none.
 
     ``ts`` is when the result is known to exist: Gemini CLI stores no time for a result, so the
     caller passes the next record's time (see gemini.py). ``details=False`` (a store that drops
-    payloads): no detail and no data, ``has_diff`` still.
+    payloads): no detail and no data, ``has_diff`` still. ``response`` (the entry's functionResponse)
+    and ``called`` (its own time): a caller that read them already, and knows the entry answered.
     """
-    if not isinstance(entry, dict) or not is_answered(entry):
-        return None
-    call_id = call_id_of(entry)
+    if response is _UNREAD:
+        if not isinstance(entry, dict) or not is_answered(entry):
+            return None
+        response = function_response(entry)
+    call_id = call_id_of(entry, response)
     if not call_id:
         return None
     name = entry.get("name")
     tool = name if isinstance(name, str) else ""
-    response = _function_response(entry)
     body = response.get("response") if response is not None else None
     output = body.get("output") if isinstance(body, dict) else None
     if response is None and isinstance(entry.get("result"), str):
@@ -155,7 +170,8 @@ def result_of(
     if response is not None and response.get("id") not in (None, call_id):
         extra["response_id"] = response.get("id")
     outcome, message, code = _outcome(status, tool, output, error)
-    called = _values.parse_time(entry.get("timestamp"))
+    if called is _UNREAD:
+        called = _values.parse_time(entry.get("timestamp"))
     if called is not None and (ts is None or ts < called):
         ts = called  # the record holding the result was written at or after the call's own time
     display = entry.get("resultDisplay")
@@ -183,7 +199,7 @@ def result_of(
 
 def exit_code(output: Any) -> int | None:
     """The last ``Exit Code: N`` of a shell call's output text, if any."""
-    if not isinstance(output, str):
+    if not isinstance(output, str) or "Exit Code: " not in output:  # the test in C first
         return None
     found = _EXIT_CODE.findall(output)
     return int(found[-1]) if found else None
