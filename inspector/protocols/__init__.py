@@ -3,6 +3,8 @@
 Each format module ends with ``FORMAT``, a typed :class:`~inspector.protocols.format.Format` (name,
 description, ``sniff`` with a score, ``read``, ``redecode``, and the optional ``decode_line``,
 ``read_set`` and ``raw_record``); this registry finds them by name or by sniffing a file's content.
+Sniffing imports only each format's sniffer (``SNIFFERS``: a small module apart from a big reader); the
+reader of the format found is imported when it is asked for.
 """
 
 from __future__ import annotations
@@ -12,7 +14,7 @@ from collections.abc import Iterator
 from typing import BinaryIO
 
 from inspector.model.events import Event
-from inspector.protocols.format import Format
+from inspector.protocols.format import Format, Sniff
 from inspector.userpath import open_binary
 
 # Order matters only for ties in sniffing: the most specific formats first.
@@ -27,6 +29,16 @@ FORMAT_NAMES = (
     "rap",
     "lmkit",
 )
+
+# The module holding a format's ``sniff`` when it is not the format's own module (a package whose reader
+# takes milliseconds to import); that format's ``FORMAT.sniff`` is the same function.
+SNIFFERS = {
+    "recording": "inspector.protocols.sniffers.recording",
+    "codex": "inspector.protocols.sniffers.codex",
+    "gemini": "inspector.protocols.sniffers.gemini",
+    "alicia": "inspector.protocols.sniffers.alicia",
+    "rap": "inspector.protocols.sniffers.rap",
+}
 
 HEAD_BYTES = 64 * 1024
 LATER_HEADS = 3  # long first lines skipped when the head alone names no format
@@ -74,18 +86,29 @@ _LFS_POINTER = b"version https://git-lfs.github.com/spec/v1\n"
 
 
 def _best(path: str, head: bytes) -> Format | None:
-    best: tuple[int, Format] | None = None
+    best: tuple[int, str] | None = None
     for name in FORMAT_NAMES:
-        try:
-            fmt = get(name)
-        except ModuleNotFoundError as exc:
-            if exc.name != f"inspector.protocols.{name}":
-                raise
+        sniff = _sniffer(name)
+        if sniff is None:
             continue  # a format being written; every shipped format is tested to import
-        score = fmt.sniff(path, head)
+        score = sniff(path, head)
         if score > 0 and (best is None or score > best[0]):
-            best = (score, fmt)
-    return None if best is None else best[1]
+            best = (score, name)
+    return None if best is None else get(best[1])
+
+
+def _sniffer(name: str) -> Sniff | None:
+    """The ``sniff`` of format ``name``, imported from its sniffer module alone where it has one; None
+    when its module does not exist (yet)."""
+    module = SNIFFERS.get(name, f"inspector.protocols.{name}")
+    try:
+        found = importlib.import_module(module)
+    except ModuleNotFoundError as exc:
+        if exc.name != module:
+            raise
+        return None
+    sniff: Sniff = found.FORMAT.sniff if name not in SNIFFERS else found.sniff
+    return sniff
 
 
 def _heads(fh: BinaryIO) -> Iterator[bytes]:

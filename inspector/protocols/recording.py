@@ -28,11 +28,12 @@ from inspector.protocols import FormatError, alicia
 from inspector.protocols.alicia.hub_reading import HubReading
 from inspector.protocols.format import Format
 from inspector.protocols.raw_record import NOTHING, Packet, RawRecord, default, json_document, unpack_lenient
+from inspector.protocols.sniffers.recording import FORMAT_ID as FORMAT_ID
+from inspector.protocols.sniffers.recording import sniff
 from inspector.userpath import open_append, open_binary
 
 NAME = "recording"
 DESCRIPTION = "inspector recording (.jsonl with a versioned header)"
-FORMAT_ID = "inspector-recording"
 VERSION = 1
 
 
@@ -174,11 +175,6 @@ class RecordingWriter:
 
 
 # -- reading -------------------------------------------------------------------------------
-def sniff(path: str, head: bytes) -> int:
-    first = head.split(b"\n", 1)[0]
-    return 100 if FORMAT_ID.encode() in first and first.lstrip().startswith(b"{") else 0
-
-
 def check_header(line: bytes, path: str) -> dict[str, Any]:
     """Parse and check the header line; raises RecordingVersionError or ValueError."""
     header = json.loads(line)

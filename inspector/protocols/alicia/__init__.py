@@ -8,9 +8,8 @@ from inspector.protocols.alicia.decode import (
     decode_packet,
     parse_time,
     trace_context,
-    unpack,
 )
-from inspector.protocols.alicia.files import decode_line, raw_record, read, redecode, sniff
+from inspector.protocols.alicia.files import decode_line, raw_record, read, redecode
 from inspector.protocols.alicia.wire import (
     DEFAULT_TIMEOUT_MS,
     FILL_LIMIT,
@@ -29,6 +28,7 @@ from inspector.protocols.alicia.wire import (
     type_name,
 )
 from inspector.protocols.format import Format
+from inspector.protocols.sniffers.alicia import sniff, unpack
 
 DESCRIPTION = "Alicia envelopes: MessagePack (binary or hex lines) or JSON lines"
 

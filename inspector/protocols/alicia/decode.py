@@ -7,11 +7,10 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-import msgpack
-
 from inspector.model.events import Event, Malformed, Message, RawRef
 from inspector.protocols.alicia.calls import decode_request, decode_result
 from inspector.protocols.alicia.wire import TOOL_USE_REQUEST, TOOL_USE_RESULT, type_name
+from inspector.protocols.sniffers.alicia import unpack
 from inspector.textsafe import one_line
 
 NAME = "alicia"
@@ -23,18 +22,6 @@ envelopes of a batch still decode, and one packet cannot flood the list."""
 
 
 # -- decoding ------------------------------------------------------------------------------
-def unpack(data: bytes) -> Any:
-    """Decode MessagePack bytes (one object, or several concatenated: returned as a list)."""
-    try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="replace")
-    except msgpack.ExtraData as extra:
-        objects = [extra.unpacked]
-        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
-        unpacker.feed(extra.extra)
-        objects.extend(unpacker)
-        return objects
-
-
 def decode_packet(
     data: bytes,
     *,

@@ -10,7 +10,6 @@ import os
 from collections.abc import Iterator
 from typing import Any
 
-import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
 from inspector.model import values
@@ -31,15 +30,13 @@ from inspector.protocols.codex.hosted import HOSTED as _HOSTED
 from inspector.protocols.codex.hosted import hosted
 from inspector.protocols.codex.threads import nested
 from inspector.protocols.format import Format
+from inspector.protocols.sniffers.codex import _CALLS, _ENVELOPES, _OUTPUTS, sniff
 from inspector.userpath import open_binary
 
 NAME = "codex"
 DESCRIPTION = "OpenAI Codex CLI rollouts (~/.codex/sessions/**/rollout-*.jsonl), bare or envelope layout"
 
 _BOM = b"\xef\xbb\xbf"
-_ENVELOPES = ("session_meta", "turn_context", "response_item", "event_msg", "compacted", "world_state")
-_CALLS = ("function_call", "custom_tool_call", "local_shell_call")
-_OUTPUTS = ("function_call_output", "custom_tool_call_output")
 _ENDS = (
     "exec_command_end",
     "patch_apply_end",
@@ -60,22 +57,6 @@ _FOLLOWED: dict[str, State] = {}
 
 
 # -- the format-module contract ---------------------------------------------------------------------
-
-
-def sniff(path: str, head: bytes) -> int:
-    """85 for an envelope rollout, 75 for the bare layout, else 0."""
-    for record in _jsonhead.head_records(head, 20):
-        if not isinstance(record, dict):
-            return 0
-        if record.get("type") in _ENVELOPES and isinstance(record.get("payload"), dict):
-            return 85
-        if record.get("record_type") == "state":
-            return 75
-        if "id" in record and "timestamp" in record and ("instructions" in record or "git" in record):
-            return 75 if "sessionId" not in record else 0
-        if record.get("type") in _CALLS + _OUTPUTS and "call_id" in record:
-            return 70
-    return 0
 
 
 def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> Iterator[Event]:

@@ -2,18 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import inspector.protocols.common.jsonfile as _jsonfile
-import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
 from inspector.protocols.format import Format
 from inspector.protocols.rap.callbacks import (
-    SEGMENT_TYPES,
     cancel,
     choice_response,
     close_thread,
@@ -33,6 +30,7 @@ from inspector.protocols.rap.fields import (
     timestamp,
     type_name,
 )
+from inspector.protocols.sniffers.rap import _kind, _unwrap, sniff
 from inspector.textsafe import one_line
 
 NAME = "rap"
@@ -40,20 +38,8 @@ DESCRIPTION = (
     "RAP invocations and callbacks (tool_result, subscription_event, oauth, ...), JSON or JSON Lines"
 )
 
-_KEYS = re.compile(rb'"(?:callback_url|group_id|tool_call_id|thread_id)"\s*:')
 
 # -- the format-module contract ------------------------------------------------------------
-
-
-def sniff(path: str, head: bytes) -> int:
-    """60 when one of the first records is a RAP message, 20 when RAP field names appear, else 0
-    (after the first, only records holding RAP field names are parsed: sniffing stays cheap)."""
-    for first in _jsonhead.head_values(head, _KEYS):
-        if isinstance(first, dict):
-            body = _unwrap(first)[0]
-            if isinstance(body, dict) and _kind(body) in _DECODERS:
-                return 60
-    return 20 if _KEYS.search(head) else 0
 
 
 def read(path: str) -> Iterator[Event]:
@@ -94,37 +80,6 @@ def decode(value: Any, raw: RawRef) -> list[Event]:
 
 
 # -- classification ------------------------------------------------------------------------
-
-
-def _unwrap(value: Any) -> tuple[Any, dict[str, Any]]:
-    """The RAP message of a record and the wrapper around it (the corpus shape), if any."""
-    if isinstance(value, dict) and "body" in value and ("http" in value or "source" in value):
-        return value["body"], value
-    return value, {}
-
-
-def _kind(msg: dict[str, Any]) -> str | None:
-    """What a message is, from its fields; None when it is nothing RAP knows."""
-    kind = msg.get("type")
-    if kind is not None:
-        if not isinstance(kind, str):
-            return "bad-type"
-        if kind in SEGMENT_TYPES and "content" in msg and "id" not in msg and "group_id" not in msg:
-            return "segment"
-        return kind
-    if "operation" in msg:
-        return "invocation"
-    if "tool_call_id" in msg and "thread_id" in msg:
-        return "cancel_tool_call"
-    if "thread_id" in msg:
-        return "close_thread"
-    if "session_id" in msg and "destination_url" in msg:
-        return "migrate"
-    if "selected" in msg and "id" in msg:
-        return "user_choice_response"
-    if ("name" in msg and "inputSchema" in msg) or isinstance(msg.get("tools"), list):
-        return "toolset"
-    return None
 
 
 def _decode(value: Any, raw: RawRef) -> list[Event]:

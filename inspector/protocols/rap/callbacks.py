@@ -20,8 +20,6 @@ from inspector.protocols.rap.fields import (
 )
 from inspector.textsafe import one_line
 
-SEGMENT_TYPES = ("text", "diff", "image")
-
 # -- tool_result ---------------------------------------------------------------------------
 
 
