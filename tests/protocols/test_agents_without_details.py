@@ -19,7 +19,13 @@ from inspector.model import CallStore, Request, Result, values
 from inspector.model.diff import has_hunk, parse_unified_diff
 from inspector.protocols import codex, gemini
 from inspector.protocols.codex import calls as codex_calls
-from inspector.protocols.codex.patch import has_hunks, patch_changes, patch_detail
+from inspector.protocols.codex.patch import (
+    changes_detail,
+    changes_hunks,
+    has_hunks,
+    patch_changes,
+    patch_detail,
+)
 from inspector.protocols.gemini import document
 from inspector.sources.files import open_paths, read_into
 
@@ -82,6 +88,31 @@ def compare(module: Any, path: Path) -> int:
 def test_a_patch_has_changes_as_its_detail_says(text: str) -> None:
     detail = patch_detail(text)
     assert patch_changes(text) == (detail is not None and has_hunks(detail))
+
+
+CHANGES: list[Any] = [
+    {"a.py": {"type": "add", "content": "x\ny\n"}},
+    {"a.py": {"type": "add", "content": ""}},  # an empty file added: no line changed
+    {"a.py": {"type": "add", "content": "\n"}},
+    {"a.py": {"type": "add", "content": 7}, "b.py": {"type": "update", "unified_diff": DIFFS[0]}},
+    {"a.py": {"type": "update", "unified_diff": DIFFS[1]}},  # context only
+    {"a.py": {"type": "update", "unified_diff": DIFFS[1]}, "b.py": {"type": "add", "content": "z"}},
+    {"a.py": {"type": "delete", "content": "gone"}},
+    {"a.py": {"unified_diff": DIFFS[0]}, "b": "not a change"},
+    {"a.py": "not a change"},
+    {"a.py": {"type": None, "unified_diff": "@@ -a +1 @@\n-x\n"}},
+    {"a.py": {"type": ["add"], "content": "x"}},
+    {},
+    [],
+    None,
+    *[{"f": {"type": "update", "unified_diff": text}} for text in DIFFS],
+]
+
+
+@pytest.mark.parametrize("changes", CHANGES)
+def test_a_patch_apply_end_has_changes_as_its_detail_says(changes: Any) -> None:
+    detail = changes_detail(changes)
+    assert changes_hunks(changes) == (None if detail is None else has_hunks(detail))
 
 
 @pytest.mark.parametrize("text", DIFFS)

@@ -7,7 +7,7 @@ the envelope one (``{timestamp, type, payload}``). See ../shared/reference/agent
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from typing import Any
 
 import inspector.protocols.common.reread as _reread
@@ -55,6 +55,16 @@ _ITEM_KINDS = frozenset((*_CALLS, *_OUTPUTS, "web_search_call", *_HOSTED, "messa
 
 _FOLLOWED: dict[str, State] = {}
 
+_decode: Callable[[bytes], Any]
+try:  # the parser loads_json tries first (msgspec); what it refuses goes through loads_json
+    from msgspec.json import Decoder as _Decoder
+
+    _decode = _Decoder().decode
+except ImportError:  # pragma: no cover
+
+    def _decode(data: bytes) -> Any:
+        raise ValueError("no msgspec: loads_json reads every line")
+
 
 # -- the format-module contract ---------------------------------------------------------------------
 
@@ -77,19 +87,37 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
             start = offset
             offset += len(line)
             text = line.lstrip(_BOM) if line.startswith(_BOM) else line
-            record, error = values.loads_json(text)  # exact integers, lone surrogates replaced
-            if type(record) is dict and _quiet(record):
-                continue  # a record that says nothing shown (most lines): no reference made for it
-            if error is not None and not text.strip():
+            try:  # what loads_json does first, without its call: most lines are read here
+                record, error = _decode(text), None
+            except (ValueError, TypeError, RecursionError):
+                record, error = values.loads_json(text)  # exact integers, lone surrogates replaced
+            if type(record) is dict:
+                if _quiet(record):
+                    continue  # a record that says nothing shown (most lines): no reference made for it
+            elif error is not None and not text.strip():
                 continue  # a blank line
-            raw = RawRef(path, f"line {number}", start, len(line.rstrip(b"\r\n")), protocol=NAME)
-            yield from _decoded(record, error, raw, state)
+            raw = RawRef(path, f"line {number}", start, _length(line), protocol=NAME)
+            if error is not None or type(record) is not dict:
+                yield from _decoded(record, error, raw, state)
+                continue
+            try:  # what _decoded does for a JSON object, one generator less
+                yield from _record(record, raw, state)
+            except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
+                yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
     yield from unanswered_ends(state)
     yield from _searched(state, last=True)
     yield from _cancel_aborted(state)
     _FOLLOWED[path] = state
     nested_read = read if details else _read_bare
     yield from nested(path, state.children, nested_read, seen)
+
+
+def _length(line: bytes) -> int:
+    """``len(line.rstrip(b"\\r\\n"))`` without a copy of the line (it ends with one newline, or none)."""
+    size = len(line) - 1 if line.endswith(b"\n") else len(line)
+    if size and line[size - 1] == 13:  # a carriage return before it: rstrip takes every one
+        return len(line.rstrip(b"\r\n"))
+    return size
 
 
 def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:

@@ -23,7 +23,13 @@ from inspector.protocols.codex.calls import (
     running,
     script,
 )
-from inspector.protocols.codex.patch import changes_detail, has_hunks, patch_changes, patch_detail
+from inspector.protocols.codex.patch import (
+    changes_detail,
+    changes_hunks,
+    has_hunks,
+    patch_changes,
+    patch_detail,
+)
 
 TEXT_LIMIT = 20_000
 # Tools whose output may say "still running": the call that started it is decided later.
@@ -190,11 +196,12 @@ def _extra(call_id: str, text: str, end: dict[str, Any], state: State) -> dict[s
     review = state.reviews.pop(call_id, None)
     if review:
         extra["review"] = review
-    for key in ("new_thread_id", "new_agent_nickname", "new_agent_role"):
-        value = state.spawned.get(call_id, {}).get(key)
-        if isinstance(value, str) and value:
-            extra[key] = value
-    state.spawned.pop(call_id, None)
+    spawned = state.spawned.pop(call_id, None)
+    if spawned:
+        for key in ("new_thread_id", "new_agent_nickname", "new_agent_role"):
+            value = spawned.get(key)
+            if isinstance(value, str) and value:
+                extra[key] = value
     return extra
 
 
@@ -202,9 +209,9 @@ def _has_diff(end: dict[str, Any], more: dict[str, Any] | None, patch: str | Non
     """What ``has_hunks`` says of the detail ``_detail`` would build, without building it (the changes of
     a ``patch_apply_end`` are rare and still built; a patch envelope, in every apply_patch call, is not)."""
     changes = end.get("changes") if isinstance(end.get("changes"), dict) else more
-    found = changes_detail(changes) if changes else None
+    found = changes_hunks(changes) if changes else None
     if found is not None:
-        return has_hunks(found)
+        return found
     return patch is not None and patch_changes(patch)
 
 

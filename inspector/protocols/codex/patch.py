@@ -131,6 +131,28 @@ def changes_detail(changes: Any) -> PatchDetail | DisplayDetail | None:
     return _detail(files)
 
 
+def changes_hunks(changes: Any) -> bool | None:
+    """What ``has_hunks(changes_detail(changes))`` says (None where that detail is None), building only
+    the diffs it must read until one changes a line: an added file's hunk is a ``+`` line per line of
+    its content, so it changes a line when the content is not empty."""
+    if not isinstance(changes, dict):
+        return None
+    found: bool | None = None
+    for path, change in changes.items():
+        if not isinstance(change, dict):
+            continue
+        found = False
+        kind = str(change.get("type") or "update")
+        if kind == "add" and isinstance(change.get("content"), str):
+            if change["content"]:
+                return True
+        elif isinstance(change.get("unified_diff"), str):
+            parsed = parse_unified_diff(change["unified_diff"], str(path))
+            if any(_changes(diff.hunks) for diff in parsed):
+                return True
+    return found
+
+
 def _detail(files: list[tuple[str, str, list[Hunk]]]) -> PatchDetail | DisplayDetail | None:
     if not files:
         return None
