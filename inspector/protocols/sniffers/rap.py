@@ -24,7 +24,7 @@ KINDS = frozenset(
         "user_choice_response",
     )
 )
-"""The message kinds the reader decodes (its decoders' keys; the reader asserts they agree)."""
+"""The message kinds the reader decodes (its decoders' keys; tests/protocols/test_sniffers.py checks they agree)."""
 
 
 def sniff(path: str, head: bytes) -> int:
