@@ -9,6 +9,7 @@ import asyncio
 import json
 import os
 import sys
+import time
 import traceback
 
 import msgpack
@@ -216,8 +217,9 @@ async def leave_and_drop(out: str) -> dict:
 SECRET = "cli-test-secret-0123456789-abcdefghijklmnop"
 
 
-async def run_cli(args: list[str], env: dict, *, stop_when=None, timeout: float = 30.0) -> dict:
-    """Run ``inspector ARGS``; with ``stop_when(lines)``, send SIGINT once it is true."""
+async def run_cli(args: list[str], env: dict, *, stop_when=None, timeout: float = 30.0, stages=None) -> dict:
+    """Run ``inspector ARGS``; with ``stop_when(lines)``, send SIGINT once it is true (when it never is,
+    the error says what was printed, and ``stages``, the scenario's own steps with their times)."""
     import signal
 
     proc = await asyncio.create_subprocess_exec(
@@ -240,7 +242,13 @@ async def run_cli(args: list[str], env: dict, *, stop_when=None, timeout: float 
 
     reader = asyncio.ensure_future(read())
     if stop_when is not None:
-        await until(lambda: stop_when(lines) or proc.returncode is not None, timeout)
+        try:
+            await until(lambda: stop_when(lines) or proc.returncode is not None, timeout)
+        except TimeoutError:
+            proc.kill()
+            raise TimeoutError(
+                f"not seen in {timeout} s; steps {stages}; printed: {''.join(lines)[-4000:]}"
+            ) from None
         if proc.returncode is None:
             proc.send_signal(signal.SIGINT)
     code = await asyncio.wait_for(proc.wait(), timeout)
@@ -502,10 +510,10 @@ async def disk_full(out: str) -> dict:
 async def rejoin(out: str) -> dict:
     """Started before the room server exists, it joins when it appears; the server goes away for 30 s
     and comes back: the inspector rejoins by itself and keeps recording into the same file."""
-    from servers import free_ports
+    from servers import HeldPorts
 
-    ports = free_ports()
-    port = ports[0]
+    ports = HeldPorts()  # kept bound while no server is on them
+    port = ports.ports[0]
     path = os.path.join(out, "rejoin.jsonl")
     env = {
         **os.environ,
@@ -514,34 +522,51 @@ async def rejoin(out: str) -> dict:
         "LIVEKIT_API_SECRET": SECRET,
     }
 
+    began = time.monotonic()
+    stages: dict[str, float] = {}  # when each step was done, in seconds from the start: said on a failure
+
+    def mark(stage: str) -> None:
+        stages[stage] = round(time.monotonic() - began, 1)
+
     async def play() -> None:
         await asyncio.sleep(2)  # the inspector is already trying
         async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
+            mark("server up")
             await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
+            mark("inspector joined")
             agent = await Agent("agent-r").join(server)
             await agent.request("r1", "read_local_file", "server")
+            mark("r1 sent")
             await asyncio.sleep(1)
             await agent.room.disconnect()
+        mark("server down")
         await asyncio.sleep(30)  # the room server is down for 30 s
         async with serve_on(ports, api_key="devkey", api_secret=SECRET) as server:
-            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
+            mark("server up again")
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 60)
+            mark("inspector joined again")
             agent = await Agent("agent-r").join(server)
             await agent.request("r2", "read_local_file", "server")
+            mark("r2 sent")
             await asyncio.sleep(1)
             await agent.room.disconnect()
             await asyncio.sleep(2)
 
     player = asyncio.ensure_future(play())
+    # the server is down 30 s, and each start of the real one, each join and the backoff (at most 10 s)
+    # take their time on a loaded machine: the whole waits up to 125 s (the scenario's limit is 150 s)
     live = await run_cli(
         ["live", "--no-ui", "--json", "--room", ROOM_NAME, "--record", path],
         env,
-        stop_when=lambda lines: any('"r2"' in x for x in lines),
-        timeout=80,
+        stop_when=lambda lines: any('"r2"' in x for x in lines) or player.done(),  # a failed step says why
+        timeout=125,
+        stages=stages,
     )
     await player
+    mark("end")
     with open(path, encoding="utf-8") as fh:
         recorded = fh.read()
-    return {**live, "recording": recorded}
+    return {**live, "recording": recorded, "stages": stages}
 
 
 def status_shows(app, words: str, seen: dict, key: str) -> bool:
@@ -559,15 +584,15 @@ def status_shows(app, words: str, seen: dict, key: str) -> bool:
 async def ui_rejoin(out: str) -> dict:
     """The app (pilot) joined to a real room: the room server goes away and comes back on the same port;
     the app says it is reconnecting, keeps its calls on screen, joins again by itself and shows new calls."""
-    from servers import free_ports
+    from servers import HeldPorts
 
     sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "ui"))
     from ui_factories import make_app
 
     from inspector.room import mint_token
 
-    ports = free_ports()
-    port = ports[0]
+    ports = HeldPorts()  # kept bound while no server is on them
+    port = ports.ports[0]
     store = CallStore()
     token = mint_token("devkey", SECRET, "inspector-ui", ROOM_NAME, hidden=True)
     source = LiveKitSource(

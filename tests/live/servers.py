@@ -52,6 +52,35 @@ def free_ports() -> tuple[int, int, int]:
             sock.close()
 
 
+class HeldPorts:
+    """Three ports (as ``free_ports``) kept bound, not listening, while no server of the scenario is on them.
+
+    A scenario that stops its server and starts it again on the same ports would otherwise leave them free
+    for a while, for another test's ``free_ports`` to take (xdist runs several at once). A client's connect
+    to a port bound but not listening is refused, as to a port no one serves."""
+
+    def __init__(self) -> None:
+        self._socks: list[socket.socket] = []
+        self.ports = self._bind((0, 0, 0))
+
+    def _bind(self, ports: tuple[int, int, int]) -> tuple[int, int, int]:
+        kinds = (socket.SOCK_STREAM, socket.SOCK_STREAM, socket.SOCK_DGRAM)
+        self._socks = [socket.socket(socket.AF_INET, kind) for kind in kinds]
+        for sock, port in zip(self._socks, ports, strict=True):
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a server just gone left TIME_WAITs
+            sock.bind(("0.0.0.0", port))
+        bound = tuple(sock.getsockname()[1] for sock in self._socks)
+        return bound[0], bound[1], bound[2]
+
+    def release(self) -> None:
+        for sock in self._socks:
+            sock.close()
+        self._socks = []
+
+    def hold(self) -> None:
+        self._bind(self.ports)
+
+
 @dataclass(frozen=True)
 class Listed:
     """One participant as RoomService lists it."""
@@ -250,9 +279,19 @@ async def serve(*, api_secret: str | None = None) -> AsyncIterator[Any]:
 
 
 @asynccontextmanager
-async def serve_on(ports: tuple[int, int, int], *, api_key: str, api_secret: str) -> AsyncIterator[Any]:
-    """A server of the scenario's own on ``ports`` (the first is the URL's), real when the scenario runs on
-    the real server: for stopping and starting it."""
+async def serve_on(held: HeldPorts, *, api_key: str, api_secret: str) -> AsyncIterator[Any]:
+    """A server of the scenario's own on ``held``'s ports (the first is the URL's), real when the scenario
+    runs on the real server: for stopping and starting it. The ports are held again once it is gone."""
+    held.release()
+    try:
+        async with _serve_on(held.ports, api_key=api_key, api_secret=api_secret) as server:
+            yield server
+    finally:
+        held.hold()
+
+
+@asynccontextmanager
+async def _serve_on(ports: tuple[int, int, int], *, api_key: str, api_secret: str) -> AsyncIterator[Any]:
     if on_real_server() is not None:
         real = on_real_server()
         assert real is not None

@@ -221,6 +221,7 @@ def test_a_full_disk_stops_the_recording_not_the_view(scenario, small_fs):
 
 def test_the_inspector_waits_for_the_room_and_rejoins_after_30_s_down(scenario):
     r = scenario("rejoin", timeout=300)
+    print("steps", r["stages"])  # where the time went, shown by pytest -s or on a failure
     printed = [json.loads(line) for line in r["stdout"].splitlines() if line.startswith("{")]
     texts = [json.dumps(e) for e in printed]
     assert any('"r1"' in t for t in texts) and any('"r2"' in t for t in texts)
