@@ -9,7 +9,7 @@ from dataclasses import dataclass
 
 from inspector.protocols.claude.subagents import subagent_tree
 from inspector.sources.claude_scan import first_prompt, scan
-from inspector.sources.folders import Orphaned, sessions_in
+from inspector.sources.folders import LoneAgents, Orphaned, sessions_in
 from inspector.userpath import open_binary
 
 ENV = "INSPECTOR_CLAUDE_DIR"
@@ -26,6 +26,12 @@ class SessionInfo:
     tool_calls: int | None = None
     title: str = ""  # the session's title (a /rename, Claude's own title) or its first prompt
     agent: str = "Claude Code"
+    paths: tuple[str, ...] = ()  # the files the row opens when they are more than ``path`` alone
+    note: str = ""  # what to say when it is opened (subagents shown without their missing session)
+
+    def opens(self) -> list[str]:
+        """The paths opening the row opens."""
+        return list(self.paths) or [self.path]
 
 
 def default_dir(configured: str | None = None) -> str:
@@ -45,17 +51,21 @@ def find_sessions(folder: str, count_calls: bool = True) -> list[SessionInfo]:
     The files are those opening the folder opens (sources.folders), ``.jsonl`` ones. Subagent transcripts
     (``agent-*.jsonl`` and ``<session>/subagents/``, at every depth) are not sessions of their own: they
     are read with their session, and their calls are counted with it; a ``<session>/subagents/`` folder
-    whose session file is missing is one row (its path that folder, its title saying so). Unreadable
+    whose session file is missing is one row (its path that folder, its title saying so), and so are the
+    2.0.x ``agent-*.jsonl`` files beside the sessions that name one missing session (the row opens them
+    all; its path is the first). Unreadable
     entries are left out. ``count_calls=False`` reads nothing but the folders (no counts, no titles).
     """
     root = os.path.abspath(os.path.expanduser(folder))
     found = sessions_in(root)
     sessions = [_orphaned_row(group, count_calls) for group in found.orphaned if group.missing]
+    sessions += [_lone_row(group, count_calls) for group in found.lone]
     in_groups = {path for group in found.orphaned for path in group.files}
+    in_groups |= {path for group in found.lone for path in group.files}
     agents_by_folder: dict[str, dict[str, list[str]]] = {}
     for path in found.paths:
         if path in in_groups or not path.endswith(".jsonl") or os.path.basename(path).startswith("agent-"):
-            continue  # a 2.0.x agent whose session is missing: opening the folder shows it, no row here
+            continue  # an agent file: read with its session (or a row of the missing session's agents)
         try:
             stat = os.stat(path)
         except OSError:
@@ -123,8 +133,29 @@ def _existing(name: str) -> str | None:
 
 def _orphaned_row(group: Orphaned, count_calls: bool) -> SessionInfo:
     """The row of a ``<session>/subagents/`` folder whose session file is missing: its agents' calls."""
+    modified, size, calls = _agents_figures(group.files, count_calls)
+    session = os.path.basename(group.session_folder)
+    title = f"subagents of session {session}, whose session file is missing"
+    project = project_path(os.path.basename(os.path.dirname(group.session_folder)))
+    return SessionInfo(project, group.folder, modified, size, calls, title, note=group.note)
+
+
+def _lone_row(group: LoneAgents, count_calls: bool) -> SessionInfo:
+    """The row of Claude Code 2.0.x ``agent-*.jsonl`` files beside the sessions whose session file is
+    missing (those of one session): their calls; opening it opens them all."""
+    modified, size, calls = _agents_figures(group.files, count_calls)
+    files = sorted(group.files)
+    whose = f"session {group.session}" if group.session else "a session they do not name"
+    title = f"{len(files)} subagent file(s) of {whose}, whose session file is missing"
+    project = project_path(os.path.basename(group.project))
+    return SessionInfo(project, files[0], modified, size, calls, title, paths=tuple(files), note=group.note)
+
+
+def _agents_figures(files: list[str], count_calls: bool) -> tuple[float, int, int | None]:
+    """The newest modification time, the size and the calls (each id once; None when not counted) of
+    agent files shown without their session."""
     modified = size = 0.0
-    for path in group.files:
+    for path in files:
         try:
             stat = os.stat(path)
         except OSError:
@@ -135,16 +166,13 @@ def _orphaned_row(group: Orphaned, count_calls: bool) -> SessionInfo:
     if count_calls:
         ids: set[bytes] = set()
         anonymous = 0
-        for path in group.files:
+        for path in files:
             nested = scan(path, want_title=False)
             if nested is not None:
                 ids |= nested.ids
                 anonymous += nested.anonymous
         calls = len(ids) + anonymous
-    session = os.path.basename(group.session_folder)
-    title = f"subagents of session {session}, whose session file is missing"
-    project = project_path(os.path.basename(os.path.dirname(group.session_folder)))
-    return SessionInfo(project, group.folder, modified, int(size), calls, title)
+    return modified, int(size), calls
 
 
 def _describe(path: str, project_agents: dict[str, list[str]]) -> tuple[int | None, str]:

@@ -55,12 +55,24 @@ class Orphaned:
 
 
 @dataclass
+class LoneAgents:
+    """Claude Code 2.0.x ``agent-*.jsonl`` files beside the sessions whose session file is missing, all
+    of one session (the ``sessionId`` their records carry; "" when they carry none)."""
+
+    project: str  # the folder they are in
+    session: str
+    files: list[str]
+    note: str = ""  # the line said of the project's lone agent files (one for all its sessions)
+
+
+@dataclass
 class FolderSessions:
     """The session files found under a folder, oldest first, and what the user should be told."""
 
     paths: list[str] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     orphaned: list[Orphaned] = field(default_factory=list)  # their files are in ``paths`` too
+    lone: list[LoneAgents] = field(default_factory=list)  # so are these
 
 
 def sessions_in(folder: str) -> FolderSessions:
@@ -101,8 +113,9 @@ def sessions_in(folder: str) -> FolderSessions:
     for directory, agents in project_agents.items():
         said, lone = _lone_project_agents(directory, agents)
         if lone:
-            found += lone
+            found += [path for files in lone.values() for path in files]
             result.notes.append(said)
+            result.lone += [LoneAgents(directory, session, files, said) for session, files in lone.items()]
     for directory, agents in agents_of_gemini.items():
         if agents and os.path.basename(directory) not in _gemini_sessions(os.path.dirname(directory)):
             found += agents
@@ -200,26 +213,25 @@ def _first_id(path: str) -> str:
     return match.group(1).decode("utf-8", "replace") if match is not None else ""
 
 
-def _lone_project_agents(project: str, agents: list[str]) -> tuple[str, list[str]]:
+def _lone_project_agents(project: str, agents: list[str]) -> tuple[str, dict[str, list[str]]]:
     """Claude Code 2.0.x keeps a subagent's file beside the sessions, ``agent-<id>.jsonl``, its records
     carrying the session's id: those whose session file is not in the folder (and that no session of
-    it resumes) are shown on their own, with one line naming them."""
+    it resumes) are shown on their own, with one line naming them. Returns that line and the files by
+    the session they name."""
     kept = {name[: -len(".jsonl")] for name in _listing(project) if name.endswith(".jsonl")}
     kept |= _first_ids(project)
-    lone: list[str] = []
-    sessions: list[str] = []
+    lone: dict[str, list[str]] = {}
     for path in agents:
         session = _first_id(path)
-        if session in kept:
-            continue
-        lone.append(path)
-        if session and session not in sessions:
-            sessions.append(session)
+        if session not in kept:
+            lone.setdefault(session, []).append(path)
     if not lone:
-        return "", []
+        return "", {}
+    sessions = [session for session in lone if session]
     named = ", ".join(sessions[:3]) + (f" and {len(sessions) - 3} more" if len(sessions) > 3 else "")
+    count = sum(len(files) for files in lone.values())
     note = (
-        f"{project}: {len(lone)} subagent file(s) (agent-*.jsonl) of session(s) {named or 'not named'}, "
+        f"{project}: {count} subagent file(s) (agent-*.jsonl) of session(s) {named or 'not named'}, "
         "whose session file is missing: shown on their own, not nested under the calls that started them"
     )
     return note, lone

@@ -160,8 +160,9 @@ class InspectorApp(App[int]):
             speed=options.speed,
         )
 
-    def open_paths(self, paths: list[str]) -> None:
-        """Open session files on a new main screen (from the session browser)."""
+    def open_paths(self, paths: list[str], said: list[str] | None = None) -> None:
+        """Open session files on a new main screen (from the session browser); ``said``: what to tell of
+        them besides what opening them finds (subagent files whose session is missing)."""
         from inspector.sources.session import UnusableInput
 
         notes: list[str] = []
@@ -171,7 +172,7 @@ class InspectorApp(App[int]):
             self.notify(one_line(str(exc), 300), severity="error", timeout=6)
             return
         self.push_screen(MainScreen(source, hide_messages=self.hide_messages))
-        for note in notes:  # a folder's subagents shown without their missing session
+        for note in dict.fromkeys([*(said or []), *notes]):  # subagents shown without their missing session
             self.notify(one_line(note, 400), severity="warning", timeout=8)
 
     def on_mount(self) -> None:

@@ -15,6 +15,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from claude20_factory import GONE_1, GONE_2, write_20_agent
 from realcount import count, folder_sessions
 
 from inspector.model import CallStore
@@ -343,3 +344,46 @@ def test_export_otlp_sends_the_calls_of_a_folder_as_the_other_commands_count_the
         len({s.attributes["gen_ai.tool.call.id"] for s in spans if "gen_ai.tool.call.id" in s.attributes})
         == calls
     )
+
+
+def lone_agents_project(tmp: Path) -> Path:
+    """A project folder with a session (with its subagent) and 2.0.x agent files beside it of two sessions
+    whose files are gone: three agents of the first (2 + 1 + 0 calls), one of the second (1 call)."""
+    project = claude_project(tmp, orphan=False)
+    write_20_agent(project / "agent-a0000001.jsonl", GONE_1, "a0000001", 2)
+    write_20_agent(project / "agent-a0000002.jsonl", GONE_1, "a0000002", 1)
+    write_20_agent(project / "agent-a0000003.jsonl", GONE_1, "a0000003", 0)
+    write_20_agent(project / "agent-b0000001.jsonl", GONE_2, "b0000001", 1)
+    return project
+
+
+def test_the_browser_lists_2_0_subagent_files_of_a_missing_session_as_one_row_that_opens_them(tmp_path):
+    """Opening the folder shows them (on their own, said); the browser had no row for them at all."""
+    from inspector.sources.claude_sessions import find_sessions
+
+    project = lone_agents_project(tmp_path)
+    names, calls = expected(project)
+    assert calls == 22 + 4 and len(names) == 5  # the session and the four agent files, as realcount sees them
+    rows = find_sessions(str(tmp_path / "projects"))
+    assert sum(row.tool_calls or 0 for row in rows) == calls
+    by_title = {row.title: row for row in rows}
+    [first] = [row for title, row in by_title.items() if GONE_1 in title]
+    [second] = [row for title, row in by_title.items() if GONE_2 in title]
+    assert "missing" in first.title and "3 subagent file(s)" in first.title and first.tool_calls == 3
+    assert [Path(p).name for p in first.opens()] == [
+        "agent-a0000001.jsonl",
+        "agent-a0000002.jsonl",
+        "agent-a0000003.jsonl",
+    ]
+    assert second.opens() == [str(project / "agent-b0000001.jsonl")] and second.tool_calls == 1
+    assert GONE_1 in first.note and "missing" in first.note
+    store = CallStore()
+    load(first.opens(), store)  # what enter opens: the three files, the calls of the session's agents
+    assert store.call_count == 3
+    assert {row.path for row in find_sessions(str(tmp_path / "projects"), count_calls=False)} == {
+        row.path for row in rows
+    }
+    # an agent file of a session that is there is that session's: no row of its own, its call counted there
+    write_20_agent(project / "agent-c0000001.jsonl", KEPT, "c0000001", 1)
+    rows = find_sessions(str(tmp_path / "projects"))
+    assert len(rows) == 3 and {row.tool_calls for row in rows} == {22 + 1, 3, 1}

@@ -8,6 +8,7 @@ import os
 import shutil
 from pathlib import Path
 
+from claude20_factory import GONE_1, write_20_agent
 from screen_text import screen_text
 from ui_factories import SIZE, T0
 
@@ -81,3 +82,33 @@ async def test_a_folder_opened_from_the_command_line_says_what_opening_it_found(
         assert any(title == "Opening" and ORPHANED in text and "missing" in text for title, text in said), (
             said
         )
+
+
+async def test_2_0_subagent_files_whose_session_is_missing_are_a_row_that_opens_them(tmp_path):
+    """Claude Code 2.0.x subagent files beside the sessions (agent-*.jsonl) of a session that is gone: one
+    row for them, marked, that enter opens (all of them), saying why they stand alone."""
+    project = tmp_path / "projects" / "-Users-xuwentao"
+    project.mkdir(parents=True)
+    shutil.copy(XU / f"{KEPT}.jsonl", project)
+    write_20_agent(project / "agent-a0000001.jsonl", GONE_1, "a0000001", 2)
+    write_20_agent(project / "agent-a0000002.jsonl", GONE_1, "a0000002", 1)
+    os.utime(project / f"{KEPT}.jsonl", (1_000_000_000, 1_000_000_000))  # the agents are newest
+    options = UiOptions(
+        theme_dirs=[],
+        claude_dir=str(tmp_path),
+        codex_dir=str(tmp_path / "no"),
+        gemini_dir=str(tmp_path / "no"),
+    )
+    app = InspectorApp(options, clock=FakeClock(T0), config=Config())
+    async with app.run_test(size=SIZE) as pilot:
+        assert isinstance(app.screen, BrowserScreen)
+        assert await wait_for(pilot, lambda: len(app.screen.sessions) == 2)
+        row = app.screen.sessions[0]
+        assert row.tool_calls == 3 and GONE_1 in row.title and "missing" in row.title
+        assert "subagent file" in screen_text(app)
+        await pilot.press("enter")
+        assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
+        assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert app.screen.store.call_count == 3
+        notes = [n.message for n in app._notifications]
+        assert any(GONE_1 in note and "missing" in note for note in notes), notes

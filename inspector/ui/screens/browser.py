@@ -188,4 +188,5 @@ class BrowserScreen(Screen):
 
     def _open(self, index: int) -> None:
         if 0 <= index < len(self.sessions):
-            self._app.open_paths([self.sessions[index].path])
+            session = self.sessions[index]
+            self._app.open_paths(session.opens(), [session.note] if session.note else [])
