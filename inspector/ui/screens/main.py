@@ -35,17 +35,14 @@ from inspector.ui.screens.main_messages import (
     LoadProgress,
     SourceChanged,
 )
-from inspector.ui.screens.main_timeline import TimelineActions
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.calls_pane import CallsPane
 from inspector.ui.widgets.detail import DetailPane
 from inspector.ui.widgets.filter_box import FilterBox
 from inspector.ui.widgets.footer import SteadyFooter
-from inspector.ui.widgets.list_header import ListHeader
 from inspector.ui.widgets.position_bar import PositionBar
 from inspector.ui.widgets.status_bar import StatusBar
-from inspector.ui.widgets.timeline import Timeline
-from inspector.ui.widgets.tool_panel import ToolFiguresPanel
 
 LOAD_SLICE = 0.0005
 """Seconds a file load reads before it lets the UI thread run (sources/files.py read_into)."""
@@ -61,7 +58,7 @@ FILTER_HINT = (
 )
 
 
-class MainScreen(MainKeys, TimelineActions, Screen[None]):
+class MainScreen(MainKeys, Screen[None]):
     """Calls on top, the selected call below, then the replay bar, the status bar and the keys."""
 
     BINDINGS = keys.MAIN_BINDINGS
@@ -102,10 +99,7 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
     def compose(self) -> ComposeResult:
         yield FilterBox(placeholder=FILTER_HINT, id="filter")
         yield Static("", id="filter-error")
-        yield ListHeader(multi_source=len(self.sources) > 1, id="list-header")
-        yield CallList(self.view, sources=self.sources, id="calls")
-        yield Timeline(self.view, sources=self.sources, id="timeline")
-        yield ToolFiguresPanel(id="figures")
+        yield CallsPane(self.view, sources=self.sources, id="calls-pane")
         yield ProgressBar(total=100, show_eta=False, id="loading")
         yield DetailPane(id="detail")
         yield PositionBar(id="position")
@@ -113,16 +107,16 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         yield SteadyFooter()
 
     @property
+    def calls(self) -> CallsPane:
+        return self.query_one(CallsPane)
+
+    @property
     def call_list(self) -> CallList:
-        return self.query_one("#calls", CallList)  # by id: the timeline is a CallList too
+        return self.calls.call_list
 
     @property
     def detail(self) -> DetailPane:
         return self.query_one(DetailPane)
-
-    @property
-    def list_header(self) -> ListHeader:
-        return self.query_one(ListHeader)
 
     @property
     def calls_out(self) -> CallsOut:
@@ -178,14 +172,14 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         """True while a visible countdown is in its last seconds or a replay is playing."""
         replay = self.replay
         playing = replay is not None and replay.replayer.playing
-        lists = self.query(CallList)  # none while the screen is being built or torn down
-        return playing or any(call_list.fast_ticks for call_list in lists)
+        panes = self.query(CallsPane)  # none while the screen is being built or torn down
+        return playing or any(pane.fast_ticks for pane in panes)
 
     def on_mount(self) -> None:
         self.set_class(self.source.can_seek, "-replay")
         self.set_class(self.source.is_live, "-live")
         self.call_list.follow = self.source.is_live
-        self.call_list.now = self.detail.now = self.now
+        self.detail.now = self.now
         # now, not at the next idle moment (Widget.focus): a deferred focus would take it back from the
         # filter box when / and the keys behind it came first
         self.set_focus(self.call_list)
@@ -376,13 +370,10 @@ class MainScreen(MainKeys, TimelineActions, Screen[None]):
         self._update_status()
 
     def _on_tick(self, now: float) -> None:
-        if not self.query("#calls"):
+        """The clock moved (the calls pane follows it on its own)."""
+        if not self.query(DetailPane):
             return
-        self.call_list.now = now
         self.detail.tick(now)
-        if self.view.filter is not None and self.view.filter.time_dependent:
-            self.view.rebuild(now)
-            self.call_list.rows_changed()
         self._update_status()
 
     def _update_status(self) -> None:

@@ -10,7 +10,6 @@ from typing import TYPE_CHECKING, Any, Protocol
 from textual.widgets import Input
 
 from inspector.textsafe import one_line
-from inspector.ui.view import JUMPS
 
 if TYPE_CHECKING:
     from textual.app import App
@@ -24,10 +23,8 @@ if TYPE_CHECKING:
     from inspector.ui.presenter import MainPresenter
     from inspector.ui.view import RowView
     from inspector.ui.widgets.call_list import CallList
+    from inspector.ui.widgets.calls_pane import CallsPane
     from inspector.ui.widgets.detail import DetailPane
-    from inspector.ui.widgets.list_header import ListHeader
-
-JUMP_NAMES = {"pending": "pending call", "failed": "failed call", "orphan": "orphan result"}
 
 
 class MainView(Protocol):
@@ -47,7 +44,7 @@ class MainView(Protocol):
     @property
     def detail(self) -> DetailPane: ...
     @property
-    def list_header(self) -> ListHeader: ...
+    def calls(self) -> CallsPane: ...
     @property
     def calls_out(self) -> CallsOut: ...
     @property
@@ -73,30 +70,13 @@ class MainKeys:
 
     # -- moving --------------------------------------------------------------------------------
     def action_jump(self: MainView, kind: str) -> None:
-        test = JUMPS.get(kind)
-        if test is None:
-            return
-        found = self.view.find(self.call_list.cursor, True, test, self.now)
-        if found is None:
-            self.notify(f"No {JUMP_NAMES.get(kind, kind)} in the list.", timeout=3)
-        else:
-            self.call_list.move_to(found)
-
-    def _match(self: MainView, forward: bool) -> None:
-        if self.view.filter is None:
-            self.notify("No filter: press / to filter, then n and N move between matches.", timeout=3)
-            return
-        found = self.view.find_match(self.call_list.cursor, forward, self.now)
-        if found is None:
-            self.notify("No row matches the filter.", timeout=3)
-        else:
-            self.call_list.move_to(found)
+        self.calls.jump(kind)
 
     def action_next_match(self: MainView) -> None:
-        MainKeys._match(self, True)
+        self.calls.match(True)
 
     def action_prev_match(self: MainView) -> None:
-        MainKeys._match(self, False)
+        self.calls.match(False)
 
     def action_back(self: MainView) -> None:
         """Escape: close the filter input, then the open detail, then go back to the session browser."""
@@ -135,14 +115,17 @@ class MainKeys:
         )
 
     def action_toggle_header(self: MainView) -> None:
-        self.list_header.toggle()
+        self.calls.toggle_header()
 
     def action_toggle_messages(self: MainView) -> None:
-        self.view.hide_messages = not self.view.hide_messages
-        self.view.rebuild(self.now)
-        self.call_list.rows_changed()
+        self.calls.toggle_messages()
         self._update_status()
-        self.notify("Messages hidden." if self.view.hide_messages else "Messages shown.", timeout=2)
+
+    def action_toggle_timeline(self: MainView) -> None:
+        self.calls.toggle_area()
+
+    def action_toggle_figures(self: MainView) -> None:
+        self.calls.toggle_figures()
 
     def action_toggle_follow(self: MainView) -> None:
         files = self.files
@@ -186,8 +169,8 @@ class MainKeys:
                     description=f"following {opened.path}",
                 )
         self.call_list.follow = files.following
-        if files.following and len(self.view):
-            self.call_list.move_to(len(self.view) - 1)  # the newest row, kept there until the person moves
+        if files.following:
+            self.calls.to_newest()
         self.clock_changed()  # a followed file is judged at the live clock, a finished one at its end
 
     # -- replay --------------------------------------------------------------------------------

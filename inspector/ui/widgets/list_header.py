@@ -14,7 +14,7 @@ class ListHeader(Static):
     DEFAULT_CSS = """
     ListHeader { display: none; height: 1; text-style: bold; color: $text-muted; background: $background; }
     ListHeader.-shown { display: block; }
-    MainScreen.-timeline ListHeader { display: none; }
+    CallsPane.-timeline ListHeader { display: none; }
     """
 
     def __init__(self, *, multi_source: bool, id: str | None = None) -> None:

@@ -67,8 +67,8 @@ class Timeline(CallList):
 
     DEFAULT_CSS = """
     Timeline { display: none; height: 1fr; background: $background; overflow-x: hidden; }
-    MainScreen.-timeline #calls { display: none; }
-    MainScreen.-timeline Timeline, MainScreen.-split Timeline { display: block; }
+    CallsPane.-timeline #calls { display: none; }
+    CallsPane.-timeline Timeline, CallsPane.-split Timeline { display: block; }
     MainScreen.-detail-open Timeline { display: none; }
     Timeline > .timeline--tl-pending { color: $call-pending; }
     Timeline > .timeline--tl-overdue { color: $call-overdue; }

@@ -27,7 +27,7 @@ class ToolFiguresPanel(Static):
 
     DEFAULT_CSS = """
     ToolFiguresPanel { display: none; height: auto; max-height: 12; background: $panel; padding: 0 1; }
-    MainScreen.-figures ToolFiguresPanel { display: block; }
+    CallsPane.-figures ToolFiguresPanel { display: block; }
     """
     SCOPED_CSS = False
 
