@@ -1,5 +1,5 @@
-"""Claude Code 2.0.x subagent files as they are kept beside the sessions (``<project>/agent-<id>.jsonl``),
-built small for tests of folders whose sessions are gone."""
+"""Small Claude Code files for tests of folders: 2.0.x subagent files as they are kept beside the sessions
+(``<project>/agent-<id>.jsonl``, for folders whose sessions are gone) and session lines to write or append."""
 
 from __future__ import annotations
 
@@ -31,3 +31,35 @@ def write_20_agent(path: Path, session: str, agent: str, calls: int) -> None:
 
 GONE_1 = "11111111-1111-4111-8111-111111111111"
 GONE_2 = "22222222-2222-4222-8222-222222222222"
+
+
+def claude_lines(session: str, calls: range) -> str:
+    """Claude Code records of ``session``: one tool call answered per number of ``calls``."""
+    base = {
+        "isSidechain": False,
+        "userType": "external",
+        "cwd": "/w",
+        "sessionId": session,
+        "version": "2.1.9",
+    }
+    records = []
+    for n in calls:
+        use = {
+            "type": "tool_use",
+            "id": f"toolu_{session[:4]}_{n}",
+            "name": "Bash",
+            "input": {"command": "ls"},
+        }
+        done = {"type": "tool_result", "tool_use_id": f"toolu_{session[:4]}_{n}", "content": "a"}
+        when = f"2025-11-01T10:{n:02d}:00.000Z"
+        records.append(
+            base
+            | {"type": "assistant", "uuid": f"{session}-{n}a", "timestamp": when}
+            | {"message": {"role": "assistant", "content": [use]}}
+        )
+        records.append(
+            base
+            | {"type": "user", "uuid": f"{session}-{n}u", "timestamp": when}
+            | {"message": {"role": "user", "content": [done]}}
+        )
+    return "".join(json.dumps(r) + "\n" for r in records)

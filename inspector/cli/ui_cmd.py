@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from inspector import protocols
@@ -91,5 +92,17 @@ def run(args: argparse.Namespace) -> int:
     from inspector.ui.app import run_open
 
     follow = args.follow or config.follow
-    source = feed_for(opened=opened, follow=follow, replay=args.replay, speed=speed) if opened else None
+    folders = [path for path in args.paths if os.path.isdir(path)]
+    source = (
+        feed_for(
+            opened=opened,
+            follow=follow,
+            replay=args.replay,
+            speed=speed,
+            folders=folders,
+            forced=args.format,
+        )
+        if opened
+        else None
+    )
     return run_open(options, config, warnings, source)

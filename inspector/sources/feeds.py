@@ -13,7 +13,7 @@ import asyncio
 import contextlib
 import os
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 
 from inspector.model import CallStore
 from inspector.model.clock import Clock, EndOfRecording
@@ -29,7 +29,7 @@ from inspector.sources.files import (
     release_freed_heap,
 )
 from inspector.sources.replaying import ReplayControl
-from inspector.sources.session import FileSummary
+from inspector.sources.session import FileSummary, UnusableInput, resolve_format
 from inspector.sources.tail import FileTail, follow, supports_follow
 from inspector.sources.watch import FileWatcher
 from inspector.userpath import is_regular
@@ -51,17 +51,28 @@ class StoreSource(Source):
 
 
 class FileSource(Source):
-    """Session files read into a store once (in a thread), and followed as they grow when asked."""
+    """Session files read into a store once (in a thread), and followed as they grow when asked; the
+    folders they were found in (``folders``) are watched for new session files while following."""
 
     name = "files"
 
-    def __init__(self, opened: list[Opened], *, follow: bool = False, label: str = "") -> None:
+    def __init__(
+        self,
+        opened: list[Opened],
+        *,
+        follow: bool = False,
+        label: str = "",
+        folders: Sequence[str] = (),
+        forced: str | None = None,
+    ) -> None:
         super().__init__()
         self.opened = opened
+        self.folders = list(folders)  # opened as folders: a session file created there later is followed too
+        self.forced = forced  # the format asked for (--format), for those new files too
         self.store = CallStore(keep_payloads=keep_payloads_for(opened))
         self.follow_asked = follow
         self.breathe = 0.0  # run(): seconds of reading between two pauses (a UI sets it, see read_into)
-        self.can_follow = any(supports_follow(o.fmt) for o in opened)
+        self.can_follow = any(supports_follow(o.fmt) for o in opened) or bool(self.folders)
         self.following = False
         self._label = label
         self.problems: dict[str, str] = {}  # followed paths that cannot be read now, and why
@@ -174,6 +185,57 @@ class FileSource(Source):
             self._watchers.remove(watcher)
             self.problems.pop(path, None)
 
+    async def follow_folders(
+        self,
+        on_restart: Callable[[str], None],
+        on_problem: Callable[[str, str], None] | None = None,
+        on_found: Callable[[Opened], None] | None = None,
+    ) -> None:
+        """While following, look at the folders opened every FOLDER_POLL seconds for session files that
+        opening them now would open and that are not read yet (a session started since), and follow each
+        from its top as :meth:`follow` does (``on_found`` is told of it first, when it is in
+        :attr:`opened`). A file whose format cannot be told yet (empty, its first line not written) is
+        looked at again at the next poll; one whose format cannot be followed is passed over. Until
+        cancelled."""
+        if not self.folders:
+            return
+        known = {o.path for o in self.opened}
+        started: list[asyncio.Future[None]] = []
+        try:
+            while True:
+                await asyncio.sleep(FOLDER_POLL)
+                for opened in await asyncio.to_thread(self._new_in_folders, known):
+                    self.opened.append(opened)
+                    if on_found is not None:
+                        on_found(opened)
+                    started.append(asyncio.ensure_future(self.follow(opened, on_restart, on_problem)))
+        finally:
+            for task in started:
+                task.cancel()
+
+    def _new_in_folders(self, known: set[str]) -> list[Opened]:
+        """The session files of the folders not in ``known`` whose format can be told and followed (added
+        to ``known``), each to be read from its top in a namespace of its own."""
+        from inspector.sources.folders import sessions_in
+
+        found: list[Opened] = []
+        for folder in self.folders:
+            for path in sessions_in(folder).paths:
+                if path in known:
+                    continue
+                try:
+                    fmt = resolve_format(path, self.forced)
+                except UnusableInput:
+                    continue  # not told yet (an empty new file): looked at again next time
+                known.add(path)
+                if not supports_follow(fmt):
+                    continue
+                ns = str(len(self.opened) + len(found))
+                while any(o.ns == ns for o in self.opened):
+                    ns += "+"
+                found.append(Opened(path, fmt, ns, 0, reached=0, in_folder=True))
+        return found
+
     async def _follow_subagents(self, opened: Opened, on_problem: Callable[[str, str], None] | None) -> None:
         """Follow the subagent files of a Claude Code session: those there now from their end, those that
         appear later from their top (looked for at any depth under ``<session>/subagents/``)."""
@@ -219,6 +281,9 @@ class FileSource(Source):
             for tail in tails:
                 self._tails.remove(tail)
 
+
+FOLDER_POLL = 1.0
+"""How often the folders opened are looked at, while following, for session files created since."""
 
 SUBAGENT_POLL = 1.0
 """How often a followed session's ``subagents/`` folder is looked at for new subagent files."""
@@ -350,14 +415,18 @@ def feed_for(
     source: Source | None = None,
     store: CallStore | None = None,
     label: str = "",
+    folders: Sequence[str] = (),
+    forced: str | None = None,
 ) -> Source:
-    """The source that feeds what was asked: a live source as given, a replay, files, or a store."""
+    """The source that feeds what was asked: a live source as given, a replay, files, or a store.
+    ``folders``: the paths of ``opened`` that were folders (followed, their new session files are too);
+    ``forced``: the format asked for."""
     if source is not None:
         return source
     if replay:
         return ReplaySource(opened, speed=speed, label=label)
     if opened:
-        return FileSource(opened, follow=follow, label=label)
+        return FileSource(opened, follow=follow, label=label, folders=folders, forced=forced)
     return StoreSource(store if store is not None else CallStore(), label)
 
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import functools
+import os
 from typing import TYPE_CHECKING, Any
 
 from textual.app import App
@@ -158,6 +159,8 @@ class InspectorApp(App[int]):
             follow=options.follow or self.config.follow,
             replay=options.replay,
             speed=options.speed,
+            folders=[path for path in paths if os.path.isdir(path)],
+            forced=options.format,
         )
 
     def open_paths(self, paths: list[str], said: list[str] | None = None) -> None:

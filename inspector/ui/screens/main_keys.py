@@ -18,6 +18,7 @@ if TYPE_CHECKING:
 
     from inspector.sources.base import Source
     from inspector.sources.feeds import FileSource
+    from inspector.sources.files import Opened
     from inspector.sources.replaying import ReplayControl
     from inspector.ui.calls_out import CallsOut
     from inspector.ui.presenter import MainPresenter
@@ -167,6 +168,17 @@ class MainKeys:
                     group="follow",
                     exit_on_error=False,
                     description=f"following {opened.path}",
+                )
+
+            def found(opened: Opened) -> None:  # a session file created in a folder opened
+                self.notify(f"New session file {one_line(opened.path, 200)}: following it.", timeout=4)
+
+            if files.folders:
+                self.run_worker(
+                    files.follow_folders(restarted, problem, found),
+                    group="follow",
+                    exit_on_error=False,
+                    description="following the folders opened",
                 )
         self.call_list.follow = files.following
         if files.following:
