@@ -41,7 +41,7 @@ from inspector.ui.widgets.calls_pane import CallsPane
 from inspector.ui.widgets.detail import DetailPane
 from inspector.ui.widgets.filter_box import FilterBox
 from inspector.ui.widgets.footer import SteadyFooter
-from inspector.ui.widgets.position_bar import PositionBar
+from inspector.ui.widgets.replay_bar import ReplayBar
 from inspector.ui.widgets.status_bar import StatusBar
 
 LOAD_SLICE = 0.0005
@@ -102,7 +102,7 @@ class MainScreen(MainKeys, Screen[None]):
         yield CallsPane(self.view, sources=self.sources, id="calls-pane")
         yield ProgressBar(total=100, show_eta=False, id="loading")
         yield DetailPane(id="detail")
-        yield PositionBar(id="position")
+        yield ReplayBar(self.replaying, id="position")
         yield StatusBar(id="status")
         yield SteadyFooter()
 
@@ -317,10 +317,15 @@ class MainScreen(MainKeys, Screen[None]):
             self._set_loading(False)
             self._update_status()
 
-    def replay_apply(self, rebuilt: bool) -> None:
-        """After a replay step or seek: follow a rebuilt store and redraw."""
+    # -- replay: the bar works the replay; the screen shows the store it made and the clock ------
+    @property
+    def replay_bar(self) -> ReplayBar:
+        return self.query_one(ReplayBar)
+
+    def replay_apply(self, rebuilt: bool | None) -> None:
+        """After a replay step or seek: follow a rebuilt store and redraw (None: there was no replay)."""
         replay = self.replay
-        if replay is None:
+        if replay is None or rebuilt is None:
             return
         if rebuilt:
             self.presenter.watch(replay.store)
@@ -328,16 +333,21 @@ class MainScreen(MainKeys, Screen[None]):
         self._show_position()
 
     def _show_position(self) -> None:
-        replay = self.replay
-        if replay is not None:
-            replayer = replay.replayer
-            self.query_one(PositionBar).show(replayer.position, replayer.playing, replayer.speed)
+        if self.replay is not None:
+            self.replay_bar.show_position()
             self._update_status()
 
-    def on_position_bar_seek(self, message: PositionBar.Seek) -> None:
-        replay = self.replay
-        if replay is not None:
-            self.replay_apply(replay.apply(replay.replayer.seek_fraction(message.fraction)))
+    def on_replay_bar_moved(self, message: ReplayBar.Moved) -> None:
+        self.replay_apply(message.rebuilt)
+
+    def action_play_pause(self) -> None:
+        self.replay_apply(self.replay_bar.play_pause())
+
+    def action_step(self, direction: int) -> None:
+        self.replay_apply(self.replay_bar.step(direction))
+
+    def action_speed(self, direction: int) -> None:
+        self.replay_apply(self.replay_bar.speed(direction))
 
     # -- changes ---------------------------------------------------------------------------------
     def on_calls_changed(self, message: CallsChanged) -> None:

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from inspector.sources.base import Source
     from inspector.sources.feeds import FileSource
     from inspector.sources.files import Opened
-    from inspector.sources.replaying import ReplayControl
     from inspector.ui.calls_out import CallsOut
     from inspector.ui.presenter import MainPresenter
     from inspector.ui.view import RowView
@@ -51,8 +50,6 @@ class MainView(Protocol):
     @property
     def now(self) -> float | None: ...
     @property
-    def replay(self) -> ReplayControl | None: ...
-    @property
     def following(self) -> bool: ...
 
     def notify(self, message: str, *, severity: SeverityLevel = ..., timeout: float | None = ...) -> None: ...
@@ -62,7 +59,6 @@ class MainView(Protocol):
     def set_class(self, add: bool, *class_names: str) -> object: ...
     def has_class(self, *class_names: str) -> bool: ...
     def dismiss(self) -> object: ...
-    def replay_apply(self, rebuilt: bool) -> None: ...
     def _update_status(self) -> None: ...
 
 
@@ -184,26 +180,6 @@ class MainKeys:
         if files.following:
             self.calls.to_newest()
         self.clock_changed()  # a followed file is judged at the live clock, a finished one at its end
-
-    # -- replay --------------------------------------------------------------------------------
-    def _replay_or_say(self: MainView) -> ReplayControl | None:
-        if self.replay is None:
-            self.notify("Not a replay: open a recording with --replay to play it back.", timeout=3)
-        return self.replay
-
-    def action_play_pause(self: MainView) -> None:
-        if (control := MainKeys._replay_or_say(self)) is not None:
-            self.replay_apply(control.toggle())
-
-    def action_step(self: MainView, direction: int) -> None:
-        if (control := MainKeys._replay_or_say(self)) is not None:
-            self.replay_apply(control.step(direction))
-
-    def action_speed(self: MainView, direction: int) -> None:
-        if (control := MainKeys._replay_or_say(self)) is not None:
-            label = control.speed(direction)
-            self.replay_apply(False)
-            self.notify(f"Replay speed {label}.", timeout=2)
 
     # -- copy, export, pager, answer: services and the answer screen do the work ----------------
     def action_copy(self: MainView) -> None:
