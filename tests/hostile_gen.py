@@ -436,3 +436,38 @@ def special_sessions(folder: Path) -> list[tuple[str, str, Path]]:
             path = folder / kind / f"{special}-session{suffix}"
             out.append((kind, special, make_special(path, special)))
     return out
+
+
+# -- bytes that are not UTF-8 inside a record (hostile round three) ------------------------------------
+BAD_UTF8_MARK = "__BAD_UTF8__"
+BAD_UTF8 = b"a\xff\xfe\xe2\x82b\xc0\xaf\xed\xa0\x80"
+"""An invalid start byte, a sequence cut short, an overlong encoding and an encoded surrogate."""
+BAD_UTF8_READ = "a" + "\ufffd" * 4 + "b" + "\ufffd" * 5
+"""What every reader makes of ``BAD_UTF8``: U+FFFD for each byte that is not UTF-8."""
+
+
+def with_bad_utf8(data: bytes, kind: str, replacement: bytes = BAD_UTF8) -> bytes:
+    """The file ``data`` of ``kind`` with the string ``BAD_UTF8_MARK`` holding ``replacement``'s bytes."""
+    if kind in ("alicia-msgpack", "alicia-hex"):
+        mark = msgpack.packb(BAD_UTF8_MARK)
+        bad = (
+            bytes([0xA0 | len(replacement)]) if len(replacement) < 32 else b"\xd9" + bytes([len(replacement)])
+        )
+        bad += replacement
+        if kind == "alicia-hex":
+            mark, bad = mark.hex().encode(), bad.hex().encode()
+        return data.replace(mark, bad)
+    return data.replace(json.dumps(BAD_UTF8_MARK).encode(), b'"' + replacement + b'"')
+
+
+def bad_utf8_pair(
+    folder: Path, kind: str, base: list[tuple[str, dict]], index: int, path: tuple
+) -> tuple[Path, Path]:
+    """Two files of ``kind``: field ``path`` of record ``index`` holding ``BAD_UTF8``, and the same file
+    holding ``BAD_UTF8_READ`` (valid UTF-8) instead."""
+    bad = write_mutated(folder, kind, base, index, path, BAD_UTF8_MARK, "bad-utf8")
+    good = folder / ("read-as" + bad.name)
+    data = bad.read_bytes()
+    bad.write_bytes(with_bad_utf8(data, kind))
+    good.write_bytes(with_bad_utf8(data, kind, BAD_UTF8_READ.encode()))
+    return bad, good

@@ -149,6 +149,14 @@ class Malformed:
     raw: RawRef | None = None
 
 
+def noted(note: str | None, raw: RawRef | None, where: str, events: list[Any]) -> list[Any]:
+    """A record's events, after a ``Malformed`` saying what was wrong with bytes it was read from all
+    the same (``values.loads_noted``: invalid UTF-8 read as U+FFFD); the events alone without a note."""
+    if note is None:
+        return events
+    return [Malformed(where, note, raw.source if raw is not None else "", raw), *events]
+
+
 @dataclass(slots=True)
 class Skipped:
     """A record of a type the parser does not show (counted per kind, never fatal)."""

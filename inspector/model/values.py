@@ -59,18 +59,50 @@ def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | N
     msgspec, which reads integers of any size Python takes exactly (orjson made floats of those past
     64 bits, and every record had to be searched for one: a sixth of a read); else the stdlib
     parser, with integers too long for Python kept as their digit strings and lone surrogates replaced.
+    Bytes that are not UTF-8 are read as U+FFFD (``loads_noted`` also says that they were).
     """
+    value, error, _ = loads_noted(data)
+    return value, error
+
+
+def loads_noted(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | None, str | None]:
+    """``loads_json``, and a note when the bytes held invalid UTF-8: ``(value, None, note)``, the value
+    read with U+FFFD in place of each bad sequence. A record's reader turns the note into a
+    ``Malformed`` event beside the record's own events (``utf8_notice``): the call is kept, and flagged."""
     if isinstance(data, str) and len(data) > HUGE_TEXT:
-        return loads_text(data)
+        return (*loads_text(data), None)
     # no copy of the bytes on the fast path: a 200 MB line costs its bytes and its parsed value only
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if _fast_loads is not None:
         try:
-            return _fast_loads(raw), None
+            return _fast_loads(raw), None, None
         except (ValueError, TypeError, RecursionError):
             pass  # the stdlib parser says why, and reads what msgspec refuses (lone surrogates, NaN,
-            # an integer past Python's digit limit, a float past the largest)
-    return loads_exact(bytes(raw))
+            # an integer past Python's digit limit, a float past the largest, bytes that are not UTF-8)
+    return _loads_bytes(bytes(raw))
+
+
+def utf8_note(byte: int) -> str:
+    """What a reader says of a record whose bytes were not all UTF-8 (and that it read all the same);
+    ``byte``: the first bad one's offset in the record."""
+    return f"held invalid UTF-8 (byte {byte}): read with U+FFFD in place of each bad byte"
+
+
+def text_noted(data: bytes | bytearray | memoryview | str) -> tuple[str, str | None]:
+    """``data`` as text, and the note of ``utf8_note`` when it was not all UTF-8: one U+FFFD for each
+    byte that is not, as every reader of a file, a frame or a packet puts it."""
+    text, bad = _text_bad(data)
+    return text, None if bad is None else utf8_note(bad)
+
+
+def _text_bad(data: bytes | bytearray | memoryview | str) -> tuple[str, int | None]:
+    """``text_noted``, with the offset of the first bad byte in place of the note."""
+    if isinstance(data, str):
+        return data, None
+    try:
+        return str(data, "utf-8"), None
+    except UnicodeDecodeError as exc:
+        return _SURROGATE.sub("\ufffd", str(data, "utf-8", "surrogateescape")), exc.start
 
 
 def loads_text(text: str) -> tuple[Any, str | None]:
@@ -87,13 +119,20 @@ def loads_text(text: str) -> tuple[Any, str | None]:
 
 def loads_exact(raw: bytes) -> tuple[Any, str | None]:
     """The stdlib parser with the same guarantees as ``loads_json`` (for callers that need its errors)."""
+    value, error, _ = _loads_bytes(raw)
+    return value, error
+
+
+def _loads_bytes(raw: bytes) -> tuple[Any, str | None, str | None]:
+    text, bad = _text_bad(raw)
     try:
-        value = json.loads(raw.decode("utf-8"), parse_int=parse_int)
+        value = json.loads(text, parse_int=parse_int)
     except (ValueError, RecursionError) as exc:
-        return None, _reason(exc)
+        reason = _reason(exc)
+        return None, reason if bad is None else f"not valid UTF-8 (byte {bad}), and {reason}", None
     if _SURROGATE_ESCAPE.search(raw) is not None:
         value = valid(value)
-    return value, None
+    return value, None, None if bad is None else utf8_note(bad)
 
 
 def valid(value: Any) -> Any:

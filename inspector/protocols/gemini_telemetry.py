@@ -21,7 +21,7 @@ from typing import Any
 import inspector.protocols.common.reread as _reread
 from inspector.model.call import NOTES
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, Skipped
-from inspector.model.values import loads_text, number, valid
+from inspector.model.values import loads_text, number, text_noted, utf8_note, valid
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
@@ -64,7 +64,7 @@ def read(path: str) -> Iterator[Event]:
 def _decode_all(path: str, data: bytes) -> Iterator[Event]:
     """Every object of the file in order; a call's id is known once the whole file is (see
     :func:`_call_ids`)."""
-    found: list[Event | tuple[Any, int, int, int]] = []
+    found: list[Event | tuple[Any, int, int, int, str | None]] = []
     text = data.decode("utf-8", "surrogateescape")
     pos = 0
     byte_pos = 0  # the byte offset of ``pos``
@@ -85,8 +85,13 @@ def _decode_all(path: str, data: bytes) -> Iterator[Event]:
             raw = RawRef(path, where, byte_start, length, protocol=NAME)
             found.append(Malformed(where, f"not JSON: {str(exc)[:200]}", source=path, raw=raw))
         else:
-            length = len(text[start:end].encode("utf-8", "surrogateescape"))
-            found.append((valid(value), index, byte_start, length))  # a lone surrogate made valid
+            piece = text[start:end]
+            try:
+                length, note = len(piece.encode("utf-8")), None
+            except UnicodeEncodeError as exc:  # bytes not UTF-8 (escaped): read as U+FFFD, and said
+                length = len(piece.encode("utf-8", "surrogateescape"))
+                note = utf8_note(len(piece[: exc.start].encode("utf-8", "surrogateescape")))
+            found.append((valid(value), index, byte_start, length, note))  # a lone surrogate made valid
         pos, byte_pos = end, byte_start + length
     ids = _call_ids([item[0] for item in found if isinstance(item, tuple)])
     calls = iter(ids)
@@ -94,8 +99,11 @@ def _decode_all(path: str, data: bytes) -> Iterator[Event]:
         if not isinstance(item, tuple):
             yield item
             continue
-        value, index, offset, length = item
+        value, index, offset, length, note = item
         call_id = next(calls)
+        if note is not None:
+            where = f"object {index}" if call_id is None else f"object {index} (call {call_id})"
+            yield Malformed(where, note, source=path, raw=RawRef(path, where, offset, length, protocol=NAME))
         if call_id is None:
             yield _skipped(value, index)
             continue
@@ -221,7 +229,7 @@ def redecode(raw: RawRef) -> list[Event]:
 
 
 def _text(data: bytes | str) -> str:
-    return data if isinstance(data, str) else data.decode("utf-8", "surrogateescape")
+    return text_noted(data)[0]  # bad bytes as its read made them
 
 
 FORMAT = Format(name=NAME, description=DESCRIPTION, sniff=sniff, read=read, redecode=redecode)

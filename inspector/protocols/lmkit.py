@@ -11,7 +11,7 @@ import inspector.protocols.common.jsonfile as _jsonfile
 import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
-from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
+from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, noted
 from inspector.protocols.format import Format
 from inspector.textsafe import one_line
 
@@ -79,6 +79,8 @@ def _chunk_events(path: str, chunk: _jsonfile.Chunk, line: bytes | None) -> Iter
     if chunk.error is not None:
         yield Malformed(chunk.where, chunk.error, source=path, raw=raw)
         return
+    if chunk.note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the record kept
+        yield Malformed(chunk.where, chunk.note, source=path, raw=raw)
     fields = _fields(chunk.value) if isinstance(chunk.value, dict) else None
     if fields is not None and _kind(fields) is None and _members(chunk.value):
         data = raw.read() if line is None else _line_body(line)
@@ -159,7 +161,7 @@ def _container(path: str, chunk: _jsonfile.Chunk, fields: dict[str, Any], data: 
         if item.error is not None:
             yield Malformed(item.where, item.error, source=path, raw=raw)
         else:
-            yield from decode(item.value, raw, inherited)
+            yield from noted(item.note, raw, item.where, decode(item.value, raw, inherited))
     if not found:
         reason = "not an LM-Kit ToolCall or ToolCallResult, and holds no list of them"
         yield Malformed(chunk.where, reason, source=path, raw=_raw(path, chunk))

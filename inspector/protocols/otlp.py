@@ -28,7 +28,8 @@ from typing import Any
 import inspector.protocols.common.jsonfile as _jsonfile
 import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
-from inspector.model.events import Adopt, Event, Malformed, Outcome, RawRef, Request, Result, Skipped
+from inspector.model import values
+from inspector.model.events import Adopt, Event, Malformed, Outcome, RawRef, Request, Result, Skipped, noted
 from inspector.model.values import loads_text
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
@@ -77,6 +78,8 @@ def read(path: str) -> Iterator[Event]:
         if chunk.error is not None:
             bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
             continue
+        if chunk.note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the line kept
+            bad.append(Malformed(chunk.where, chunk.note, source=path, raw=raw))
         if not _is_otlp(chunk.value):
             bad.append(
                 Malformed(
@@ -123,7 +126,7 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         if chunk.error is not None:
             events.append(Malformed(chunk.where, chunk.error, source=raw.source, raw=one))
         else:
-            events += decoder.feed(chunk.value, one)
+            events += noted(chunk.note, one, chunk.where, decoder.feed(chunk.value, one))
     return events
 
 
@@ -136,7 +139,7 @@ def redecode(raw: RawRef) -> list[Event]:
 
 
 def _text(data: bytes | str) -> str:
-    return data if isinstance(data, str) else data.decode("utf-8", "surrogateescape")
+    return values.text_noted(data)[0]  # bad bytes as its read made them
 
 
 def _is_otlp(value: Any) -> bool:

@@ -23,7 +23,7 @@ from typing import Any
 import orjson
 
 from inspector.model import values
-from inspector.model.events import Event, Malformed, Message, RawRef, Result
+from inspector.model.events import Event, Malformed, Message, RawRef, Result, noted
 from inspector.protocols import FormatError, alicia
 from inspector.protocols.alicia.hub_reading import HubReading
 from inspector.protocols.format import Format
@@ -134,7 +134,7 @@ class RecordingWriter:
         """
         if decoded is None:
             try:
-                decoded = alicia.unpack(data)
+                decoded = alicia.unpack_noted(data)[0]  # U+FFFD for each byte not UTF-8, as read
             except Exception:  # noqa: BLE001 - the raw bytes are kept either way
                 decoded = None
         line: dict[str, Any] = {
@@ -245,10 +245,14 @@ def _read(path: str, header: dict[str, Any]) -> Iterator[Event]:
 
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """Decode one recorded line into the events of its packet (or a room event)."""
-    where = raw.where
-    record, error = values.loads_json(line)
+    record, error, note = values.loads_noted(line)
     if error is not None:
-        return [Malformed(where=where, reason=error, source=raw.source, raw=raw)]
+        return [Malformed(where=raw.where, reason=error, source=raw.source, raw=raw)]
+    return noted(note, raw, raw.where, _decode_record(record, raw))
+
+
+def _decode_record(record: Any, raw: RawRef) -> list[Event]:
+    where = raw.where
     if not isinstance(record, dict):
         return [Malformed(where=where, reason="recorded line is not an object", source=raw.source, raw=raw)]
     if record.get("format") == FORMAT_ID:

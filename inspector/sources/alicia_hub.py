@@ -25,7 +25,7 @@ import inspector.protocols.alicia.hub as hub
 from inspector.answer import compose
 from inspector.answer.stanzas import StanzaCounter
 from inspector.model import Call, CallStore
-from inspector.model.events import Event
+from inspector.model.events import Event, Malformed, RawRef
 from inspector.protocols.alicia.hub_reading import HubReading
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
@@ -282,6 +282,12 @@ class HubSource(RoleClaim):
         elif frame.data in self._recent:
             self._relay(frame)
             return
+        if frame.note is not None:  # said beside the envelope, which is read all the same
+            bad = Malformed(
+                f"frame {frame.src} → {frame.dst}", frame.note, "hub", RawRef("hub", "frame", data=data)
+            )
+            self.store.ingest(bad)
+            self._emit_events([bad])
         self.receive(frame.data, participant=f"{frame.src} → {frame.dst}")
         self._judge_later()
 

@@ -52,8 +52,9 @@ class PacketIngest:
         where = f"packet {self.count}"
         payload = bytes(data)
         raw = RawRef(source=self.source, where=where, data=payload, protocol=alicia.NAME)
+        note = None
         try:
-            obj = alicia.unpack(payload)
+            obj, note = alicia.unpack_noted(payload)
         except Exception as exc:  # noqa: BLE001 - a bad packet is data, not a crash
             obj = None
             events: list[Event] = [
@@ -75,6 +76,8 @@ class PacketIngest:
                 topic=topic,
                 reliable=reliable,
             )
+            if note is not None:  # a string not UTF-8, read as U+FFFD: said, and the packet kept
+                events.insert(0, Malformed(where=where, reason=note, source=self.source, raw=raw))
         if self.writer is not None:
             try:
                 self.writer.write(

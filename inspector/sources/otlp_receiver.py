@@ -19,8 +19,8 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import IO, Any
 
 from inspector.model import CallStore
-from inspector.model.events import Malformed, RawRef
-from inspector.model.values import dumps_json, loads_json
+from inspector.model.events import Malformed, RawRef, noted
+from inspector.model.values import dumps_json, loads_noted
 from inspector.protocols import otlp
 from inspector.sources.base import Source, SourceStatus
 
@@ -33,15 +33,16 @@ class BodyError(ValueError):
     """A request body that cannot be read (one line, sent back to the exporter)."""
 
 
-def body_json(signal: str, body: bytes, content_type: str) -> dict[str, Any]:
-    """An OTLP/HTTP request body as OTLP JSON (``resourceSpans`` / ``resourceLogs``, ids in hex)."""
+def body_json(signal: str, body: bytes, content_type: str) -> tuple[dict[str, Any], str | None]:
+    """An OTLP/HTTP request body as OTLP JSON (``resourceSpans`` / ``resourceLogs``, ids in hex), and a
+    note when its bytes were not all UTF-8 (read with U+FFFD in their place, as every reader does)."""
     if "json" in content_type:
-        value, error = loads_json(body)  # lone surrogates made valid, big numbers kept, as every reader does
+        value, error, note = loads_noted(body)  # lone surrogates made valid, big numbers kept
         if error is not None:
             raise BodyError(f"not JSON: {error}")
         if not isinstance(value, dict):
             raise BodyError("not a JSON object")
-        return value
+        return value, note
     try:
         from google.protobuf.json_format import MessageToDict
         from google.protobuf.message import DecodeError
@@ -58,7 +59,7 @@ def body_json(signal: str, body: bytes, content_type: str) -> dict[str, Any]:
         raise BodyError(f"not an OTLP {signal} protobuf: {exc}") from None
     value = MessageToDict(message)
     _hex_ids(value)
-    return value
+    return value, None
 
 
 def _hex_ids(value: dict[str, Any]) -> None:
@@ -139,8 +140,8 @@ class OtlpSource(Source):
             server.server_close()
         self._set_state(status=SourceStatus.DISCONNECTED, detail="stopped")
 
-    def take(self, value: dict[str, Any], where: str) -> None:
-        """Thread one body's calls (on the loop) and record it."""
+    def take(self, value: dict[str, Any], where: str, note: str | None = None) -> None:
+        """Thread one body's calls (on the loop) and record it; ``note``: what was wrong with its bytes."""
         line = dumps_json(value)
         if self.record is not None:
             try:
@@ -150,7 +151,7 @@ class OtlpSource(Source):
                 self._set_state(record_error=str(exc))
                 self.record = None
         raw = RawRef("otlp", where, data=line.encode("utf-8", "surrogateescape"), protocol=otlp.NAME)
-        events = self.decoder.feed(value, raw)
+        events = noted(note, raw, where, self.decoder.feed(value, raw))
         for event in events:
             self.store.ingest(event)
         self._emit_events(events)
@@ -187,14 +188,14 @@ class OtlpSource(Source):
                     data = _inflate(
                         body, (self.headers.get("Content-Encoding") or "").lower(), source.max_body
                     )
-                    value = body_json(signal, data, kind)
+                    value, note = body_json(signal, data, kind)
                 except BodyError as exc:
                     source.refused += 1
                     self._reply(400, str(exc))
                     source._call(source.refuse, f"POST /v1/{signal} #{source.requests + 1}", str(exc))
                     return
                 source.requests += 1
-                source._call(source.take, value, f"POST /v1/{signal} #{source.requests}")
+                source._call(source.take, value, f"POST /v1/{signal} #{source.requests}", note)
                 if "json" in kind:  # an empty Export*ServiceResponse, in the request's encoding
                     self._reply(200, "{}", content_type="application/json")
                 else:

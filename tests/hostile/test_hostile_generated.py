@@ -228,3 +228,70 @@ def test_a_long_or_deep_first_record_never_hides_the_format_of_the_rest(tmp_path
         calls = read_everything(str(written))
         signal.alarm(0)
         assert calls >= others, (kind, path, calls)
+
+
+def _read_as_the_user_sees_it(path: Path, forced: str | None) -> tuple[list, list[str]]:
+    """Every call of ``path`` as dump --json writes it (payloads read again from the file), and the
+    reasons of its malformed records."""
+    from inspector.calljson import call_json
+    from inspector.model import CallStore, Malformed
+    from inspector.sources.files import load
+    from inspector.sources.session import hydrate
+
+    store = CallStore(keep_payloads=False)
+    load([str(path)], store, forced)
+    calls = []
+    for call in store.all_calls():
+        request, results = hydrate(call)
+        shown = call_json(call, 0.0, request, results)
+        for key in ("raw", "where", "offset", "length"):  # where the record is: its bytes differ
+            shown.pop(key, None)
+        calls.append(json.loads(json.dumps(shown, default=str)))
+    return calls, [m.reason for m in store.malformed if isinstance(m, Malformed)]
+
+
+FOLLOWED = ("claude", "recording", "alicia-json", "alicia-hex", "rap", "lmkit", "codex", "gemini", "otlp")
+"""The kinds written as lines, which --follow decodes one appended line at a time."""
+
+
+def _followed(path: Path, kind: str) -> tuple[list, list, int]:
+    """The requests and results --follow makes of ``path``'s lines, and how many said invalid UTF-8."""
+    from inspector import protocols
+    from inspector.model import Malformed, Request, Result
+    from inspector.sources.tail import decode_lines
+
+    fmt = protocols.get(gen.format_of(kind))
+    lines = path.read_bytes().splitlines(keepends=True)
+    events = decode_lines(fmt, lines, 1, str(path), 0)  # type: ignore[arg-type]
+    requests = [(e.call_id, e.tool, e.params) for e in events if isinstance(e, Request)]
+    results = [(e.call_id, e.outcome, e.data) for e in events if isinstance(e, Result)]
+    said = sum(1 for e in events if isinstance(e, Malformed) and "invalid UTF-8" in e.reason)
+    return requests, results, said
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_bytes_that_are_not_utf8_in_any_field_are_read_as_u_fffd_and_said(tmp_path, kind):
+    """Bytes that are not UTF-8 inside a string of any field of any record: the record is read as if it
+    held U+FFFD for each bad byte (every call the same as in that file, none lost), and one malformed
+    record says the line held invalid UTF-8. Invalid UTF-8 made the whole record malformed, its call lost."""
+    forced = gen.FORCED.get(kind)
+    base = gen.BASES[kind][1]()
+    tried = 0
+    for index in range(len(base)):
+        for path in gen.paths_of(base[index][1]):
+            bad, good = gen.bad_utf8_pair(tmp_path, kind, base, index, path)
+            if bad.read_bytes() == good.read_bytes():
+                continue  # never expected: the mark was not written
+            signal.alarm(BOUND_S)
+            bad_calls, bad_reasons = _read_as_the_user_sees_it(bad, forced)
+            good_calls, good_reasons = _read_as_the_user_sees_it(good, forced)
+            signal.alarm(0)
+            said = [reason for reason in bad_reasons if "invalid UTF-8" in reason]
+            assert len(said) == 1, (kind, index, path, bad_reasons)
+            assert [r for r in bad_reasons if r not in said] == good_reasons, (kind, index, path)
+            assert bad_calls == good_calls, (kind, index, path)
+            if kind in FOLLOWED:
+                assert _followed(bad, kind) == (*_followed(good, kind)[:2], 1), (kind, index, path)
+            tried += 1
+            CASES["count"] += 1
+    assert tried > 10

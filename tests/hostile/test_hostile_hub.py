@@ -4,6 +4,8 @@ still count, and the recording the monitor wrote reads back with every headless 
 
 from __future__ import annotations
 
+import json
+
 import hostile_gen as gen
 import msgpack
 from hostile_io import HEADLESS, run_cli
@@ -72,3 +74,64 @@ def test_a_frame_unwrapped_is_bytes_or_refused():
         except hub.FrameError:
             continue
         assert isinstance(frame.data, bytes) and isinstance(frame.src, str) and isinstance(frame.dst, str)
+
+
+async def test_bytes_that_are_not_utf8_in_frames_over_a_real_websocket_are_read_and_said(tmp_path):
+    """A client's envelopes whose strings hold bytes that are not UTF-8 (its tool name, an argument, the
+    result's text), through the stand-in hub over a real WebSocket: the monitor threads each call with
+    U+FFFD for each bad byte and says, per frame, that it held invalid UTF-8; the recording reads back
+    the same. A monitor wrapper whose src is not UTF-8 is read too, and said."""
+    import asyncio
+
+    from inspector.live.hub_peers import join
+    from inspector.live.hub_server import HubServer
+    from inspector.model import Malformed
+
+    server = await HubServer("").start()
+    source, store, writer = _monitor(tmp_path)
+    source.url = server.url
+    await source.start()
+    client = await join(server.url, conversation="c1")
+    base = [r for _, r in gen.BASES["alicia-msgpack"][1]()]
+    marked = [
+        gen.replaced(base[0], ("body", "toolName"), gen.BAD_UTF8_MARK),
+        base[1],
+        gen.replaced(base[2], ("body", "parameters", "city"), gen.BAD_UTF8_MARK),
+        gen.replaced(base[3], ("body", "result", "t"), gen.BAD_UTF8_MARK),
+        base[4],
+        base[5],
+    ]
+    for record in marked:
+        await client.send(gen.with_bad_utf8(msgpack.packb(gen._packable(record)), "alicia-msgpack"))
+    loop = asyncio.get_running_loop()
+    end = loop.time() + 10
+    while len(list(store.all_calls())) < 3 or not all(c.results for c in store.all_calls()):
+        assert loop.time() < end, ([c.call_id for c in store.all_calls()], store.malformed)
+        await asyncio.sleep(0.02)
+    await client.close()
+    await source.stop()
+    await server.close()
+    writer.close()
+    calls = {call.call_id: call for call in store.all_calls()}
+    assert set(calls) == {"k1", "k2", "k3"}
+    assert calls["k1"].request.tool == gen.BAD_UTF8_READ
+    assert calls["k2"].request.params["city"] == gen.BAD_UTF8_READ
+    said = [m for m in store.malformed if "invalid UTF-8" in m.reason]
+    assert len(said) == 3 and all(isinstance(m, Malformed) for m in said), said
+    assert calls["k2"].results[0].data == {"t": gen.BAD_UTF8_READ}
+    # the recording the monitor wrote reads back the same
+    code, out, err = run_cli("stats", "--json", str(tmp_path / "hub.recording.jsonl"))
+    assert code == 1 and json.loads(out)["calls"] == 3, (code, out, err)
+
+    wrapper = msgpack.packb(
+        {"src": "ag\udcffent", "dst": "server", "data": msgpack.packb(base[0])},
+        unicode_errors="surrogateescape",
+    )
+    frame = hub.read_monitor_frame(wrapper)
+    assert frame.src == "ag\ufffdent" and frame.note is not None and "invalid UTF-8" in frame.note
+    (tmp_path / "again").mkdir()
+    source, store, writer = _monitor(tmp_path / "again")
+    source._take(wrapper)
+    writer.close()
+    assert [m.reason for m in store.malformed] == [frame.note]
+    assert [(c.call_id, c.request.sender) for c in store.all_calls()] == [("k1", "ag\ufffdent → server")]

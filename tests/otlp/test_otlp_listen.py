@@ -111,6 +111,24 @@ async def test_json_and_gzip_bodies_and_what_is_refused() -> None:
         await source.stop()
 
 
+async def test_a_json_body_with_bytes_not_utf8_is_taken_and_said() -> None:
+    """A JSON body whose strings hold bytes that are not UTF-8: read with U+FFFD for each bad byte, its
+    calls kept, and one malformed record says it held invalid UTF-8 (it was refused with 400, calls lost)."""
+    store = CallStore()
+    source = OtlpSource(store, port=0)
+    await source.start()
+    try:
+        line = (FIXTURES / "claude_code_logs.jsonl").read_bytes().splitlines()[0]
+        bad = line.replace(b'"Read"', b'"Re\xffad"', 1)
+        assert bad != line
+        assert post(source.url + "/v1/logs", bad, "application/json") == (200, b"{}")
+        await until(lambda: store.call_count >= 1 and len(store.malformed) == 1)
+        assert "invalid UTF-8" in store.malformed[0].reason
+        assert "Re\ufffdad" in {c.request.tool for c in store.all_calls()}
+    finally:
+        await source.stop()
+
+
 CODEX = (
     ROOT
     / "tests/fixtures/real/EdofEngland_code_butler/rollout-2025-11-24T13-02-00-019ab73e-8c11-7ad2-b604-5987891db560.jsonl"

@@ -40,9 +40,11 @@ def test_what_is_not_one_object_takes_the_general_path(tmp_path: Path) -> None:
     assert found[0][4] == {"a": 1} and found[0][:4] == ("line 1", 0, 9, 1)
     assert found[1][4] is None and found[1][5] is not None
     bad = tmp_path / "bad.json"
-    bad.write_bytes(b'{\n"a": "\xff"\n}\n')  # not UTF-8: an error, as before
+    bad.write_bytes(b'{\n"a": "\xff"\n}\n')  # not UTF-8: read with U+FFFD, and said
     [(_, _, _, _, value, error)] = _chunks(bad)
-    assert value is None and error is not None and "UTF-8" in error
+    assert value == {"a": "\ufffd"} and error is None
+    [chunk] = _jsonfile.read_chunks(str(bad))
+    assert chunk.note is not None and "invalid UTF-8" in chunk.note
 
 
 def test_a_member_item_nested_too_deeply_costs_only_itself(tmp_path: Path) -> None:

@@ -43,16 +43,23 @@ def test_long_lines_decode_as_short_ones_do(tmp_path, small_limits, monkeypatch)
     assert [value for *_, value, _ in read_long] == [{"a": 1}, big, big, {"b": 2}, {"c": 3}]
 
 
-def test_a_long_line_that_is_not_utf8_or_not_json_is_one_bad_record(tmp_path, small_limits):
+def test_a_long_line_not_json_is_one_bad_record_and_one_not_utf8_is_read_and_said(tmp_path, small_limits):
     lines = [
         b'{"a": 1}\n',
         b'{"x": "' + b"\xff" * 500 + b'"}\n',
         b'{"x": "' + b"y" * 500 + b"\n",  # cut short
         b'{"c": 3}\n',
     ]
-    found = chunks(write(tmp_path, lines))
-    assert [value for *_, value, error in found if error is None] == [{"a": 1}, {"c": 3}]
-    assert [where for where, *_, error in found if error] == ["line 2", "line 3"]
+    path = write(tmp_path, lines)
+    found = chunks(path)
+    assert [value for *_, value, error in found if error is None] == [
+        {"a": 1},
+        {"x": "\ufffd" * 500},
+        {"c": 3},
+    ]
+    assert [where for where, *_, error in found if error] == ["line 3"]
+    notes = [(c.where, c.note) for c in _jsonfile.read_chunks(str(path)) if c.note]
+    assert notes == [("line 2", "held invalid UTF-8 (byte 7): read with U+FFFD in place of each bad byte")]
 
 
 def test_the_long_line_buffer_is_exactly_the_line(tmp_path, small_limits):

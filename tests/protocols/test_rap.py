@@ -353,17 +353,18 @@ def test_bad_records_become_malformed_and_the_rest_loads(tmp_path, record, reaso
     assert bad.raw.offset == len(json.dumps(INVOKE)) + 1
 
 
-def test_invalid_utf8_line_is_malformed(tmp_path):
+def test_an_invalid_utf8_line_is_read_with_u_fffd_and_said(tmp_path):
     path = tmp_path / "bad.jsonl"
     path.write_bytes(
         json.dumps(INVOKE).encode()
-        + b'\n{"type": "tool_result", "text": "\xff"}\n'
-        + json.dumps(result()).encode()
+        + b"\n"
+        + json.dumps(result()).encode().replace(b'"}', b'\xff"}', 1)
         + b"\n"
     )
     events = list(rap.read(str(path)))
     assert [type(e) for e in events] == [Request, Malformed, Result]
-    assert "UTF-8" in events[1].reason
+    assert "invalid UTF-8" in events[1].reason and events[1].where == "line 2"
+    assert "\ufffd" in repr(events[2])
 
 
 def test_deep_nesting_is_malformed(tmp_path):

@@ -8,6 +8,7 @@ from inspector.protocols.alicia.decode import (
     decode_packet,
     parse_time,
     trace_context,
+    unpack_noted,
 )
 from inspector.protocols.alicia.files import decode_line, raw_record, read, redecode
 from inspector.protocols.alicia.wire import (
@@ -59,6 +60,7 @@ __all__ = [
     "trace_context",
     "type_name",
     "unpack",
+    "unpack_noted",
     "DESCRIPTION",
 ]
 

@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef
 from inspector.protocols.alicia.calls import decode_request, decode_result
 from inspector.protocols.alicia.wire import TOOL_USE_REQUEST, TOOL_USE_RESULT, type_name
@@ -37,12 +38,27 @@ def decode_packet(
     if raw is None:
         raw = RawRef(source=source, where=where, data=bytes(data), protocol=NAME)
     try:
-        obj = unpack(bytes(data))
+        obj, note = unpack_noted(bytes(data))
     except Exception as exc:  # noqa: BLE001 - any decoder failure is the packet's fault
         return [Malformed(where=where, reason=f"not MessagePack: {reason_of(exc)}", source=source, raw=raw)]
-    return decode_object(
+    events = decode_object(
         obj, where=where, source=source, raw=raw, ts=ts, sender=sender, topic=topic, reliable=reliable
     )
+    if note is not None:
+        events.insert(0, Malformed(where=where, reason=note, source=source, raw=raw))
+    return events
+
+
+def unpack_noted(data: bytes) -> tuple[Any, str | None]:
+    """A packet's MessagePack value, and a note when a string of it was not UTF-8: read with U+FFFD for
+    each bad byte, as every reader reads bytes (``values.text_noted``). The one way a packet is unpacked
+    to be shown (a file's, a recording's, a room's, a hub's); raises what msgpack raises otherwise."""
+    try:
+        return unpack(data, "strict"), None
+    except UnicodeDecodeError as exc:
+        obj = values.valid(unpack(data, "surrogateescape"))
+        at = data.find(exc.object) if isinstance(exc.object, bytes) else -1
+        return obj, values.utf8_note(at + exc.start if at >= 0 else exc.start)
 
 
 def decode_object(

@@ -8,7 +8,7 @@ from collections.abc import Iterator
 import msgpack
 
 from inspector.model import values
-from inspector.model.events import Event, Malformed, RawRef
+from inspector.model.events import Event, Malformed, RawRef, noted
 from inspector.protocols.alicia.decode import NAME, decode_object, decode_packet, reason_of
 from inspector.protocols.raw_record import (
     NOTHING,
@@ -55,10 +55,10 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     stripped = line.strip()
     where = raw.where
     if stripped.startswith((b"{", b"[")):
-        obj, error = values.loads_json(stripped)
+        obj, error, note = values.loads_noted(stripped)
         if error is not None:
             return [Malformed(where=where, reason=error, source=raw.source, raw=raw)]
-        return decode_object(obj, where=where, source=raw.source, raw=raw)
+        return noted(note, raw, where, decode_object(obj, where=where, source=raw.source, raw=raw))
     match = _HEX_LINE.match(stripped)
     if not match:
         return [
@@ -82,9 +82,8 @@ def _read_binary(path: str) -> Iterator[Event]:
     position = 0
     while position < len(data):
         number += 1
-        unpacker = _unpacker(data, position)
         try:
-            obj = unpacker.unpack()
+            obj, size, note = _unpack_at(data, position)
         except Exception as exc:  # noqa: BLE001 - OutOfData, a declared length past the data, a bad byte
             truncated = isinstance(exc, msgpack.OutOfData)
             resume = _next_envelope(data, position + 1)
@@ -98,21 +97,34 @@ def _read_binary(path: str) -> Iterator[Event]:
             yield Malformed(where=where, reason=what, source=path, raw=raw)
             position = resume
             continue
-        end = position + unpacker.tell()
+        end = position + size
         raw = RawRef(
             source=path, where=f"packet {number}", offset=position, length=end - position, protocol=NAME
         )
         position = end
-        yield from decode_object(obj, where=raw.where, source=path, raw=raw)
+        yield from noted(note, raw, raw.where, decode_object(obj, where=raw.where, source=path, raw=raw))
 
 
-def _unpacker(data: bytes, position: int) -> msgpack.Unpacker:
+def _unpack_at(data: bytes, position: int) -> tuple[object, int, str | None]:
+    """The packet at ``position``, its size, and a note when a string of it was not UTF-8 (read with
+    U+FFFD for each bad byte, as a live packet's are)."""
+    unpacker = _unpacker(data, position, "strict")
+    try:
+        return unpacker.unpack(), unpacker.tell(), None
+    except UnicodeDecodeError as exc:
+        unpacker = _unpacker(data, position, "surrogateescape")
+        obj = values.valid(unpacker.unpack())
+        at = data.find(exc.object, position) if isinstance(exc.object, bytes) else -1
+        return obj, unpacker.tell(), values.utf8_note(at - position + exc.start if at >= 0 else exc.start)
+
+
+def _unpacker(data: bytes, position: int, unicode_errors: str = "replace") -> msgpack.Unpacker:
     # No declared length may exceed what the file holds (a 4 GB str32 in a small file is refused at once).
     limit = max(len(data) - position, 1)
     unpacker = msgpack.Unpacker(
         raw=False,
         strict_map_key=False,
-        unicode_errors="replace",
+        unicode_errors=unicode_errors,
         max_buffer_size=limit,
         max_str_len=limit,
         max_bin_len=limit,

@@ -23,6 +23,8 @@ from typing import Any
 
 import msgpack
 
+from inspector.model import values
+
 SUBSCRIBE = 40
 UNSUBSCRIBE = 41
 SUBSCRIBE_ACK = 42
@@ -67,12 +69,23 @@ def encode(type_: int, body: Any, conversation_id: str = "", **context: Any) -> 
     return bytes(msgpack.packb(env, use_bin_type=True))
 
 
-def decode(data: bytes) -> dict[str, Any]:
-    """An envelope map; raises :class:`FrameError` for anything else."""
+def _unpack(data: bytes) -> tuple[Any, bool]:
+    """The MessagePack value of ``data`` and whether a string of it was not UTF-8 (read with U+FFFD for
+    each bad byte, as a packet's are: inspector.protocols.alicia.decode); raises FrameError."""
     try:
-        obj = msgpack.unpackb(data, raw=False, strict_map_key=False)
+        try:
+            return msgpack.unpackb(data, raw=False, strict_map_key=False), False
+        except UnicodeDecodeError:
+            obj = msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="surrogateescape")
+            return values.valid(obj), True
     except Exception as exc:  # noqa: BLE001 - msgpack raises several kinds
         raise FrameError(f"not MessagePack ({type(exc).__name__})") from None
+
+
+def decode(data: bytes) -> dict[str, Any]:
+    """An envelope map (a string that is not UTF-8 read with U+FFFD, as the Go hub reads on); raises
+    :class:`FrameError` for anything else."""
+    obj, _ = _unpack(data)
     if not isinstance(obj, dict) or not isinstance(obj.get("type"), int):
         raise FrameError("not an envelope (a map with an integer 'type')")
     return obj
@@ -148,6 +161,8 @@ class MonitorFrame:
     src: str
     dst: str
     data: bytes
+    note: str | None = None
+    """What was wrong with the wrapper's own bytes (its envelope, ``data``, says its own)."""
 
 
 def monitor_frame(src: str, dst: str, data: bytes) -> bytes:
@@ -157,10 +172,7 @@ def monitor_frame(src: str, dst: str, data: bytes) -> bytes:
 
 def read_monitor_frame(data: bytes) -> MonitorFrame:
     """Unwrap a monitor frame; raises :class:`FrameError` when it is not one."""
-    try:
-        obj = msgpack.unpackb(data, raw=False, strict_map_key=False)
-    except Exception as exc:  # noqa: BLE001
-        raise FrameError(f"not MessagePack ({type(exc).__name__})") from None
+    obj, bad = _unpack(data)
     if not isinstance(obj, dict) or "data" not in obj:
         if isinstance(obj, dict) and isinstance(obj.get("type"), int):
             return MonitorFrame("server", "monitor", bytes(data))  # an envelope sent to the monitor itself
@@ -176,6 +188,9 @@ def read_monitor_frame(data: bytes) -> MonitorFrame:
         src if isinstance(src, str) and src else "?",
         dst if isinstance(dst, str) and dst else "?",
         bytes(inner),
+        "the monitor frame's src or dst held invalid UTF-8: read with U+FFFD in place of each bad byte"
+        if bad
+        else None,
     )
 
 

@@ -11,7 +11,7 @@ from typing import Any
 import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
-from inspector.model.events import Event, Malformed, RawRef, Request, Skipped
+from inspector.model.events import Event, Malformed, RawRef, Request, Skipped, noted
 from inspector.protocols.claude.records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude.resume import Resume, Together
 from inspector.protocols.claude.rewrite import Rewrite
@@ -360,9 +360,13 @@ def _prefilter(buf: bytes | bytearray, start: int, stop: int, skip_agents: froze
 
 def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
     # msgspec, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
-    value, error = values.loads_json(line)
+    value, error, note = values.loads_noted(line)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
+    return noted(note, raw, raw.where, _decode_value(value, raw, session, source))
+
+
+def _decode_value(value: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
     if not isinstance(value, dict):
         return [bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
     try:

@@ -90,7 +90,10 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
             try:  # what loads_json does first, without its call: most lines are read here
                 record, error = _decode(text), None
             except (ValueError, TypeError, RecursionError):
-                record, error = values.loads_json(text)  # exact integers, lone surrogates replaced
+                record, error, note = values.loads_noted(text)  # exact integers, valid text
+                if note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the record kept
+                    bad = RawRef(path, f"line {number}", start, _length(line), protocol=NAME)
+                    yield Malformed(bad.where, note, source=path, raw=bad)
             if type(record) is dict:
                 if _quiet(record):
                     continue  # a record that says nothing shown (most lines): no reference made for it
@@ -156,7 +159,10 @@ def _line(line: bytes | str, raw: RawRef, state: State) -> Iterator[Event]:
         line = line.lstrip(_BOM)
     if not line.strip():
         return
-    yield from _decoded(*values.loads_json(line), raw, state)  # exact integers, lone surrogates replaced
+    record, error, note = values.loads_noted(line)  # exact integers, valid text
+    if note is not None:
+        yield Malformed(raw.where, note, source=raw.source, raw=raw)
+    yield from _decoded(record, error, raw, state)
 
 
 def _decoded(record: Any, error: str | None, raw: RawRef, state: State) -> Iterator[Event]:

@@ -33,6 +33,8 @@ class Chunk:
     line: int
     value: Any = None
     error: str | None = None
+    note: str | None = None
+    """Read all the same, but said: its bytes were not all UTF-8 (``values.loads_noted``)."""
 
 
 _DEEP = "nested too deeply to decode"
@@ -133,8 +135,8 @@ def _item_chunk(
     if not pos.ascii:
         try:
             data[offset - base : end_offset - base].decode("utf-8")
-        except UnicodeDecodeError as exc:
-            chunk.value, chunk.error = None, _reason(exc)
+        except UnicodeDecodeError as exc:  # its bad bytes are lone surrogates in the value: U+FFFD
+            chunk.value, chunk.note = values.valid(value), values.utf8_note(exc.start)
     return chunk
 
 
@@ -293,21 +295,22 @@ def _line_chunks(raw: bytes | bytearray, offset: int, number: int) -> Iterator[C
     if not end or (raw[:64].isspace() and not raw[:end].strip()):  # blank (a full strip only then)
         return
     text = _take_huge(raw, end)
+    note = None
     if text is not None:  # the line's bytes are gone: parse its text (2x the record, not 3x)
         value, error = values.loads_text(text)
     else:  # the line's end is blank to the parser: no view cut (a failure is told on the cut line)
-        value, error = loads(raw)
+        value, error, note = values.loads_noted(raw)
         if error is not None and end < len(raw):
-            value, error = loads(memoryview(raw)[:end])
+            value, error, note = values.loads_noted(memoryview(raw)[:end])
     if error is not None:
         yield Chunk(f"line {number}", offset, end, number, error=error)
-    elif isinstance(value, list):
+    elif isinstance(value, list):  # its items are read again one by one, each saying its own bad bytes
         data = bytes(raw[:end]) if text is None else text.encode("utf-8")
-        text = data.decode("utf-8")
+        text = data.decode("utf-8", _ESCAPED)
         pos = _Positions(text, offset, number)
         yield from _split_array(text, data, offset, pos, _skip(text, 0), _item_label)
     else:
-        yield Chunk(f"line {number}", offset, end, number, value)
+        yield Chunk(f"line {number}", offset, end, number, value, note=note)
 
 
 def _take_huge(raw: bytes | bytearray, end: int) -> str | None:
@@ -340,11 +343,11 @@ def _one_object(data: bytes, offset: int) -> Chunk | None:
     if not data.startswith(b"{", start):
         return None
     with memoryview(data) as view:
-        value, error = loads(view[start:end])
+        value, error, note = values.loads_noted(view[start:end])
     if error is not None or not isinstance(value, dict):
         return None
     line = 1 + data.count(b"\n", 0, start)
-    return Chunk(f"line {line}", start, end - start, line, value)
+    return Chunk(f"line {line}", start, end - start, line, value, note=note)
 
 
 def _document(data: bytes, offset: int) -> Iterator[Chunk]:

@@ -13,7 +13,8 @@ import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
 import inspector.protocols.gemini.checkpoint as gemini_checkpoint
 import inspector.protocols.gemini.document as gemini_document
-from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
+from inspector.model import values
+from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped, noted
 from inspector.protocols.format import Format
 from inspector.protocols.gemini.agents import agent_of, nested, unnamed
 from inspector.protocols.gemini.calls import DONE, call_id_of, function_response, request_of, result_of
@@ -48,7 +49,10 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
         raw = _raw(path, chunk)
         if chunk.error is not None:
             session.bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
-        elif type(chunk.value) is dict and "messages" not in chunk.value and "role" not in chunk.value:
+            continue
+        if chunk.note is not None and not (isinstance(chunk.value, dict) and "messages" in chunk.value):
+            session.bad.append(Malformed(chunk.where, chunk.note, source=path, raw=raw))  # read all the same
+        if type(chunk.value) is dict and "messages" not in chunk.value and "role" not in chunk.value:
             session.add_line(chunk.value, raw)  # a record of the JSON Lines layout (the common case)
         elif isinstance(chunk.value, dict) and "messages" in chunk.value:
             session.add_document(chunk, raw)  # the JSON layout: one document (pretty-printed or not)
@@ -95,10 +99,10 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
         state = _FOLLOWED[raw.source] = _Follow(seen={os.path.abspath(raw.source)})
     if state.document:
         return []  # a JSON document is rewritten whole, never appended to
-    value, error = _jsonfile.loads(line.lstrip(b"\xef\xbb\xbf"))
+    value, error, note = values.loads_noted(line.lstrip(b"\xef\xbb\xbf"))
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
-    events = state.decode(value, raw)
+    events = noted(note, raw, raw.where, state.decode(value, raw))
     ran = {agent: e.call_id for e in events if isinstance(e, Request) and (agent := agent_of(e))}
     return events + list(nested(raw.source, state.group, ran, read, state.seen)) if ran else events
 
@@ -153,13 +157,17 @@ class _Session:
             return
         self.document = True
         self._header(value)
-        found = _jsonfile.member_chunks(raw.read(), chunk)
-        self.add_items(raw.source, (item for key, item in found if key == "messages"))
+        found = [item for key, item in _jsonfile.member_chunks(raw.read(), chunk) if key == "messages"]
+        if chunk.note is not None and not any(item.note for item in found):  # bad bytes outside them
+            self.bad.append(Malformed(chunk.where or "document", chunk.note, source=raw.source, raw=raw))
+        self.add_items(raw.source, found)
 
     def add_items(self, path: str, items: Iterable[_jsonfile.Chunk]) -> None:
         """The items of a document's ``messages`` array."""
         for item in items:
             item_raw = _raw(path, item)
+            if item.note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the message kept
+                self.bad.append(Malformed(item.where, item.note, source=path, raw=item_raw))
             if item.error is not None:
                 self.bad.append(Malformed(item.where, item.error, source=path, raw=item_raw))
             elif type(item.value) is dict and type(item.value.get("id")) is str and item.value["id"]:

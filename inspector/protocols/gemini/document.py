@@ -94,8 +94,8 @@ def _split(data: bytes) -> Split | None:
         if number == len(starts) - 1:
             value: Any = last_value
         else:
-            value, error = values.loads_json(view[begin:stop])
-            if error is not None:
+            value, error, note = values.loads_noted(view[begin:stop])
+            if error is not None or note is not None:  # bytes not UTF-8: the general path says where
                 return None
         items.append(Chunk(f"line {line} messages[{number}]", begin, stop - begin, line, value))
     header["messages"] = [item.value for item in items]
@@ -138,8 +138,8 @@ def _ending(data: bytes, begin: int, closings: list[int]) -> tuple[int, Any] | N
             stop -= 1
         if data[stop - 1 : stop] != b"}":
             continue
-        value, error = values.loads_json(view[begin:stop])
-        if error is None:
+        value, error, note = values.loads_noted(view[begin:stop])
+        if error is None and note is None:
             return stop, value
     return None
 
@@ -151,7 +151,12 @@ def _header(before: bytes, after: bytes) -> dict[str, Any] | None:
         return None
     if before.count(b'"messages"') + after.count(b'"messages"') != 1:
         return None
-    value, error = values.loads_json(before + _STAND_IN_JSON + after)
-    if error is not None or type(value) is not dict or value.get("messages") != [_STAND_IN]:
+    value, error, note = values.loads_noted(before + _STAND_IN_JSON + after)
+    if (
+        error is not None
+        or note is not None
+        or type(value) is not dict
+        or value.get("messages") != [_STAND_IN]
+    ):
         return None
     return value

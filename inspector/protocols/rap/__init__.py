@@ -8,7 +8,7 @@ from typing import Any
 import inspector.protocols.common.jsonfile as _jsonfile
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
-from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped
+from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped, noted
 from inspector.protocols.format import Format
 from inspector.protocols.rap.callbacks import (
     cancel,
@@ -60,7 +60,7 @@ def _chunk_events(path: str, chunk: _jsonfile.Chunk) -> list[Event]:
     raw = RawRef(path, chunk.where, chunk.offset, chunk.length, protocol=NAME)
     if chunk.error is not None:
         return [Malformed(chunk.where, chunk.error, source=path, raw=raw)]
-    return decode(chunk.value, raw)
+    return noted(chunk.note, raw, chunk.where, decode(chunk.value, raw))
 
 
 def redecode(raw: RawRef) -> list[Event]:

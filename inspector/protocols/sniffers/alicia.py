@@ -82,15 +82,16 @@ def _envelope_start(data: bytes) -> bool:
     return bool(data[:1]) and data[0] in _MAP_STARTS | _ARRAY_STARTS and b"\xa4type" in data[:4096]
 
 
-def unpack(data: bytes) -> Any:
-    """Decode MessagePack bytes (one object, or several concatenated: returned as a list)."""
+def unpack(data: bytes, unicode_errors: str = "replace") -> Any:
+    """Decode MessagePack bytes (one object, or several concatenated: returned as a list).
+    ``unicode_errors="strict"`` raises UnicodeDecodeError on a string that is not UTF-8."""
     import msgpack  # imported when a packet is decoded, not when a file is only sniffed
 
     try:
-        return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="replace")
+        return msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors=unicode_errors)
     except msgpack.ExtraData as extra:
         objects = [extra.unpacked]
-        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors="replace")
+        unpacker = msgpack.Unpacker(raw=False, strict_map_key=False, unicode_errors=unicode_errors)
         unpacker.feed(extra.extra)
         objects.extend(unpacker)
         return objects
