@@ -471,3 +471,35 @@ def bad_utf8_pair(
     bad.write_bytes(with_bad_utf8(data, kind))
     good.write_bytes(with_bad_utf8(data, kind, BAD_UTF8_READ.encode()))
     return bad, good
+
+
+# -- times that are no time (hostile round three) -------------------------------------------------------
+TIME_VALUES: list[Any] = [
+    "abc",
+    "",
+    -1,
+    "-1",
+    -(10**18),
+    float("nan"),
+    float("inf"),
+    10**30,
+    "9" * 40,
+    2**64,
+    "2026-13-45T99:99:99Z",
+    "1000000000",  # 1970 and a second, in seconds or nanoseconds: before any call's start
+    1000000000,
+    0,
+    None,
+    [],
+    {},
+]
+"""Unparseable, negative, NaN, infinite, huge, impossible and before-the-start values of a time field."""
+
+
+def is_time_path(path: tuple) -> bool:
+    """A field that holds a time or a duration (by its name, in every format's spelling)."""
+    key = path[-1]
+    if not isinstance(key, str):
+        return len(path) > 1 and is_time_path(path[:-1])  # an item of a time (hrTime's [s, ns])
+    low = key.lower()
+    return "time" in low or low in ("t", "ts", "duration", "duration_ms", "secs", "nanos")

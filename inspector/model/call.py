@@ -125,8 +125,8 @@ class Call:
     @property
     def latency_ms(self) -> float | None:
         first = self.result
-        if first is None or first.ts is None or self.request.ts is None:
-            return None
+        if first is None or first.ts is None or self.request.ts is None or first.ts < self.request.ts:
+            return None  # no end, no start, or an end before the start: how long it took is unknown
         return (first.ts - self.request.ts) * 1000.0
 
     @property

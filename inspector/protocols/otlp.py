@@ -30,9 +30,10 @@ import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Adopt, Event, Malformed, Outcome, RawRef, Request, Result, Skipped, noted
-from inspector.model.values import loads_text
+from inspector.model.values import loads_text, time_s
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
+from inspector.textsafe import one_line
 
 NAME = "otlp"
 DESCRIPTION = "OTLP JSON (file exporter: TracesData / LogsData per line): GenAI and Claude Code tool spans, Claude Code and Codex tool events"
@@ -180,6 +181,18 @@ def attributes(pairs: Any, depth: int = 0) -> dict[str, Any]:
     return found
 
 
+def _unknown_end(value: Any, start: float | None, end: float | None) -> str | None:
+    """Why a span's end time is unknown (None: it is known), saying what ``value`` holds, cut short."""
+    if end is not None and time_s(end) is not None and (start is None or end >= start):
+        return None
+    if value is None:
+        return "no end time"
+    shown = one_line(repr(value), 60)
+    if end is not None and time_s(end) is not None:
+        return f"its end time {shown} is before its start"
+    return f"its end time {shown} is not a time"
+
+
 def _nanos(value: Any) -> float | None:
     try:
         seconds = int(value) / 1e9
@@ -322,10 +335,13 @@ class Decoder:
             summary=arguments_summary(params) if params is not None else "",
         )
         self.requested.add((group, call_id))
-        if (
-            end is None or attrs.get(UNFINISHED) is True
-        ):  # the inspector's own export of a call with no result
+        if attrs.get(UNFINISHED) is True:  # the inspector's own export of a call with no result
             return [request]
+        # An exported span has ended (an SDK exports a span when it ends): an end that cannot be read
+        # (missing, not a number, negative, past 9999, before the start) is unknown, not pending.
+        unknown = _unknown_end(span.get("endTimeUnixNano"), start, end)
+        if unknown is not None:
+            end = None
         status = _status(span)
         failed = (
             status.get("code") in (STATUS_ERROR, "STATUS_CODE_ERROR") or _true(attrs.get("success")) is False
@@ -348,6 +364,9 @@ class Decoder:
             raw=raw,
             tool=tool,
         )
+        if unknown is not None:
+            note = f"span {span_id or call_id}: {unknown}: shown ended, its end unknown"
+            return [request, Malformed(raw.where, note, raw.source, raw), result]
         return [request, result]
 
     def _record(self, resource: dict[str, Any], record: dict[str, Any], raw: RawRef) -> list[Event]:

@@ -295,3 +295,54 @@ def test_bytes_that_are_not_utf8_in_any_field_are_read_as_u_fffd_and_said(tmp_pa
             tried += 1
             CASES["count"] += 1
     assert tried > 10
+
+
+def _ended_and_latencies(path: Path, forced: str | None) -> tuple[set[str], dict[str, object], list[str]]:
+    from inspector.model import CallStore, State
+    from inspector.sources.files import load
+
+    store = CallStore()
+    load([str(path)], store, forced)
+    now = 4_102_444_800.0  # 2100: any deadline has passed
+    calls = list(store.all_calls())
+    ended = {c.call_id for c in calls if c.state(now) not in (State.PENDING, State.OVERDUE)}
+    return ended, {c.call_id: c.latency_ms for c in calls}, [m.reason for m in store.malformed]
+
+
+def _a_time_after(nanos: object, start: float) -> bool:
+    try:
+        seconds = int(nanos) / 1e9  # type: ignore[call-overload]
+    except (TypeError, ValueError, OverflowError):
+        return False
+    return start <= seconds <= 253402300799.0
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_a_time_that_is_no_time_never_makes_an_ended_call_pending_or_a_negative_duration(tmp_path, kind):
+    """Every time field of every record (a start, an end, a timestamp, a duration) holding what is no
+    time (text, negative, NaN, past 9999, before the start, the wrong type): every call that ended still
+    ends, none takes a negative time, and the rest of the file is read. An OTLP span whose end time
+    could not be read stayed pending for ever (a countdown to nothing); it is ended, its end unknown,
+    and said."""
+    forced = gen.FORCED.get(kind)
+    base = gen.BASES[kind][1]()
+    good, _ = gen.good_file(tmp_path, kind)
+    ended, _, _ = _ended_and_latencies(good, forced)
+    assert ended, kind
+    tried = 0
+    for index in range(len(base)):
+        for path in (p for p in gen.paths_of(base[index][1]) if gen.is_time_path(p)):
+            for number, value in enumerate(gen.TIME_VALUES):
+                written = gen.write_mutated(tmp_path, kind, base, index, path, value, f"time{number}")
+                signal.alarm(BOUND_S)
+                now_ended, latencies, reasons = _ended_and_latencies(written, forced)
+                signal.alarm(0)
+                case = (kind, index, path, value)
+                assert all(ms is None or ms >= 0 for ms in latencies.values()), (case, latencies)
+                assert ended <= now_ended, (case, ended - now_ended, reasons)
+                if kind == "otlp" and path[-1] == "endTimeUnixNano":  # said unless a time after the start
+                    said = any("end unknown" in r for r in reasons)
+                    assert said != _a_time_after(value, 1764000000.1), (case, reasons)
+                tried += 1
+                CASES["count"] += 1
+    assert tried or kind in ("lmkit", "rap", "alicia-json", "alicia-hex", "alicia-msgpack"), kind
