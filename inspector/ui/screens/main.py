@@ -3,22 +3,19 @@
 from __future__ import annotations
 
 import asyncio
-import threading
 import time
 from typing import Any
 
-from rich.text import Text
 from textual import on
 from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, ProgressBar, Static
+from textual.widgets import ProgressBar
 from textual.worker import Worker, WorkerState
 
 from inspector.model import CallStore
 from inspector.model.clock import Clock
-from inspector.model.filter import Filter, FilterError, parse_filter
 from inspector.sources.base import Source
 from inspector.sources.feeds import stop_quietly
 from inspector.sources.files import Progress, source_labels
@@ -39,19 +36,13 @@ from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.calls_pane import CallsPane
 from inspector.ui.widgets.detail import DetailPane
-from inspector.ui.widgets.filter_box import FilterBox
+from inspector.ui.widgets.filter_bar import FilterBar
 from inspector.ui.widgets.footer import SteadyFooter
 from inspector.ui.widgets.replay_bar import ReplayBar
 from inspector.ui.widgets.status_bar import StatusBar
 
 LOAD_SLICE = 0.0005
 """Seconds a file load reads before it lets the UI thread run (sources/files.py read_into)."""
-
-JUDGE_HERE = 0.03
-"""Seconds a filter may judge rows on the UI thread; past them the rest is judged in a thread."""
-
-JUDGE_SLICE = 0.2
-"""Seconds of judging in the thread between two progress reports (the status bar's 'filtering N%')."""
 
 FILTER_HINT = (
     'filter: tool:web_* state:failed,timed_out exec:client param:x result:y error:z -id:ab "free text"'
@@ -88,17 +79,13 @@ class MainScreen(MainKeys, Screen[None]):
         )
         self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
         self._warned = ""  # the source warning last told in a notice
-        self._filter_timer: Timer | None = None
-        self._judging: Filter | None = None  # the filter being judged in a thread, shown when done
-        self._judge_stop = threading.Event()  # set: that judging is dropped
         self._flush_timer: Timer | None = None
         self._progress_drawn = float("-inf")  # when the load's progress was last drawn (monotonic)
         self._otlp: Any = None  # the --otlp stream of the files' calls
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
-        yield FilterBox(placeholder=FILTER_HINT, id="filter")
-        yield Static("", id="filter-error")
+        yield FilterBar(self._payloads, placeholder=FILTER_HINT, id="filter-bar")
         yield CallsPane(self.view, sources=self.sources, id="calls-pane")
         yield ProgressBar(total=100, show_eta=False, id="loading")
         yield DetailPane(id="detail")
@@ -365,9 +352,8 @@ class MainScreen(MainKeys, Screen[None]):
         if redraw is None:
             return
         if redraw.reset and self.view.waiting:  # a new store under the filter: judged in slices
-            flt = self._judging or self.view.filter
-            if flt is not None:
-                self.show_filter(flt)
+            self.calls.refilter()
+            self._show_filtering()
         if redraw.rows:
             self.call_list.rows_changed(reset=redraw.reset)
         elif redraw.repaint:
@@ -407,125 +393,51 @@ class MainScreen(MainKeys, Screen[None]):
         self.set_class(True, "-detail-open")
         self.detail.focus()
 
-    # -- filter ----------------------------------------------------------------------------------
+    # -- filter: the bar parses it, the calls pane judges the rows --------------------------------
+    @property
+    def filter_bar(self) -> FilterBar:
+        return self.query_one(FilterBar)
+
+    def _payloads(self) -> FilePayloads:
+        """What a filter's free text and param:/result: terms search: the payloads, read again from the
+        session files when the store did not keep them."""
+        return FilePayloads()
+
     def action_filter(self) -> None:
         """Open the filter box with the focus in it at once, so the keys typed right behind ``/`` (a
         paste, a macro, a fast typist) go into the box, not to list commands.
 
         The key is a priority binding: the app runs it as the key arrives, before it hands the next
         keys to the focused widget (a normal binding runs once the key has gone through the list, and
-        the keys behind it were already handed to the list). The focus moves now (``Widget.focus``
-        waits for an idle moment); in the box, ``/`` is a character of the filter."""
-        box = self.query_one("#filter", Input)
-        if self.focused is box:
+        the keys behind it were already handed to the list). In the box, ``/`` is a character of the
+        filter."""
+        bar = self.filter_bar
+        if self.focused is bar.box:
             raise SkipAction()
-        self.set_class(True, "-filtering")
-        self.set_focus(box)
-
-    @on(Input.Changed, "#filter")
-    def _filter_changed(self, event: Input.Changed) -> None:
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        self._filter_timer = self.set_timer(0.2, lambda: self.apply_filter(event.value))
-
-    @on(Input.Submitted, "#filter")
-    def _filter_submitted(self, event: Input.Submitted) -> None:
-        if self._filter_timer is not None:
-            self._filter_timer.stop()
-        if self.apply_filter(event.value):
-            self.set_class(False, "-filtering")
-            self.call_list.focus()
+        bar.open()
 
     def apply_filter(self, text: str) -> bool:
         """Parse and apply a filter; on a mistake show where it is and keep the current filter."""
-        error = self.query_one("#filter-error", Static)
-        try:
-            flt = parse_filter(text, FilePayloads())  # free text also searches parameters and results
-        except FilterError as exc:
-            said = one_line(exc.message, 300)  # it quotes what was typed or pasted, ESC and all
-            error.update(Text(f"{' ' * (exc.position + 3)}^ column {exc.position + 1}: {said}"))
-            self.set_class(True, "-filter-error")
+        flt = self.filter_bar.parse(text)
+        if flt is None:
             return False
-        error.update("")
-        self.set_class(False, "-filter-error")
-        self.show_filter(flt)
+        self.calls.show_filter(flt)
+        self._show_filtering()
         return True
 
-    def show_filter(self, flt: Filter) -> None:
-        """Show the rows under ``flt``: judged here when that is quick, else in a thread in slices while
-        the keys keep working (a filter searching payloads may take seconds on a big store); the rows
-        keep the filter before until then, and the status bar says 'filtering N%'."""
-        self._judge_stop.set()  # a filter still being judged is dropped: its thread stops at its next row
-        self._judging = None
-        items = self.view.top_items()
-        try:
-            reached = flt.judge(items, self.now, until=time.monotonic() + JUDGE_HERE)
-        except Exception as exc:  # noqa: BLE001 - a row it cannot judge: said, the app goes on
-            self._filter_failed(exc)
-            return
-        if reached >= len(items):
-            self._install_filter(flt)
-            return
-        self._judging = flt
-        self._judge_stop = threading.Event()
-        self.presenter.judging = reached / len(items)
-        self._update_status()
-        self.run_worker(
-            self._judge_rest(flt, items, reached, self._judge_stop),
-            group="filter",
-            exit_on_error=False,
-            description="filtering",
-        )
+    def on_filter_bar_chosen(self, message: FilterBar.Chosen) -> None:
+        self.calls.show_filter(message.filter)
+        self._show_filtering()
+        if message.submitted:
+            self.filter_bar.close()
+            self.call_list.focus()
 
-    async def _judge_rest(self, flt: Filter, items: list[Any], reached: int, stop: threading.Event) -> None:
-        try:
-            while reached < len(items) and not stop.is_set():
-                reached = await asyncio.to_thread(
-                    flt.judge,
-                    items,
-                    self.now,
-                    start=reached,
-                    until=time.monotonic() + JUDGE_SLICE,
-                    cancelled=stop.is_set,
-                    breathe=LOAD_SLICE,
-                )
-                if self._judging is flt:
-                    self.presenter.judging = reached / len(items)
-                    self._update_status()
-        except Exception as exc:  # noqa: BLE001 - a row it cannot judge: said, the app goes on
-            if self._judging is flt:
-                self._filter_failed(exc)
-            return
-        finally:
-            stop.set()  # a cancelled worker's (the screen going) thread stops at its next row
-        if self._judging is flt and reached >= len(items):
-            self._install_filter(flt)
+    def on_calls_pane_filtering(self, message: CallsPane.Filtering) -> None:
+        self._show_filtering()
 
-    def _filter_failed(self, exc: Exception) -> None:
-        """A filter that failed on a row is not applied (the one before stays; a new store waiting for
-        it shows unfiltered), and the person is told why."""
-        self._judging = None
-        self.presenter.judging = None
-        if self.view.waiting:
-            self.view.waiting = False
-            self.view.filter = None
-            self.detail.mark(())
-            self.view.rebuild(self.now)
-            self.call_list.rows_changed()
-        self.app.notify(
-            f"The filter could not be applied: {type(exc).__name__}: {one_line(str(exc), 200)}",
-            title="Filter",
-            severity="error",
-            timeout=10,
-        )
-        self._update_status()
-
-    def _install_filter(self, flt: Filter) -> None:
-        self._judging = None
-        self.presenter.judging = None
-        self.view.waiting = False
-        self.view.filter = None if flt.empty else flt
-        self.detail.mark(flt.highlights)
-        self.view.rebuild(self.now)  # the items judged meanwhile are answered from memory
-        self.call_list.rows_changed()
+    def _show_filtering(self) -> None:
+        """The detail marks what the filter shown searches for; the status bar says how far a new one is."""
+        calls = self.calls
+        self.presenter.judging = calls.judging
+        self.detail.mark(calls.marks)
         self._update_status()

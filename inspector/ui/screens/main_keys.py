@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from inspector.ui.widgets.call_list import CallList
     from inspector.ui.widgets.calls_pane import CallsPane
     from inspector.ui.widgets.detail import DetailPane
+    from inspector.ui.widgets.filter_bar import FilterBar
 
 
 class MainView(Protocol):
@@ -45,6 +46,8 @@ class MainView(Protocol):
     def detail(self) -> DetailPane: ...
     @property
     def calls(self) -> CallsPane: ...
+    @property
+    def filter_bar(self) -> FilterBar: ...
     @property
     def calls_out(self) -> CallsOut: ...
     @property
@@ -79,7 +82,7 @@ class MainKeys:
         """Escape: close the filter input, then the open detail, then go back to the session browser."""
         focused = self.focused
         if isinstance(focused, Input):
-            self.set_class(False, "-filtering")
+            self.filter_bar.close()
             self.call_list.focus()
         elif self.has_class("-detail-open"):
             self.set_class(False, "-detail-open")

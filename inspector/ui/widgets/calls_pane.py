@@ -2,17 +2,27 @@
 RowView with one cursor.
 
 It owns what its parts share: which of them the main area shows (list, timeline, split), the selected
-call (moving one moves the other), the rows the view holds (jumps, matches, messages hidden, a filter that
-depends on the clock) and the clock its countdowns and bars follow. The screen composes it and hears the
-list's messages (a highlighted call, an opened one) as they bubble up.
+call (moving one moves the other), the rows the view holds (jumps, matches, messages hidden, the filter:
+judged here when that is quick, else in a thread in slices) and the clock its countdowns and bars follow.
+The screen composes it and hears the list's messages (a highlighted call, an opened one) and
+:class:`CallsPane.Filtering` (how far a filter is judged, the words it marks changed) as they bubble up.
 """
 
 from __future__ import annotations
 
-from textual import events
+import asyncio
+import threading
+import time
+from typing import Any
+
+from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
+from textual.message import Message
+from textual.worker import Worker, WorkerState
 
+from inspector.model.filter import Filter
+from inspector.textsafe import one_line
 from inspector.ui.host import host_of
 from inspector.ui.view import JUMPS, RowView
 from inspector.ui.widgets.call_list import CallList
@@ -25,6 +35,15 @@ AREAS = ("list", "timeline", "split")
 
 JUMP_NAMES = {"pending": "pending call", "failed": "failed call", "orphan": "orphan result"}
 
+JUDGE_HERE = 0.03
+"""Seconds a filter may judge rows on the UI thread; past them the rest is judged in a thread."""
+
+JUDGE_SLICE = 0.2
+"""Seconds of judging in the thread between two progress reports (the status bar's 'filtering N%')."""
+
+JUDGE_BREATHE = 0.0005
+"""Seconds the judging thread works before it lets the UI thread run (as a file load does)."""
+
 
 class CallsPane(Vertical):
     """The list (``#calls``), the timeline (``#timeline``) and the figures (``#figures``) of one view."""
@@ -35,12 +54,21 @@ class CallsPane(Vertical):
     """
     SCOPED_CSS = False
 
+    class Filtering(Message):
+        """:attr:`judging` or :attr:`marks` changed (a filter's judging went on, ended or failed)."""
+
     def __init__(self, view: RowView, *, sources: dict[str, str], id: str | None = None) -> None:
         super().__init__(id=id)
         self.view = view
         self.sources = sources
         self.area = "list"
         self.now: float | None = None
+        self.judging: float | None = None
+        """How much of the rows a new filter has judged (None: none is being judged)."""
+        self.marks: tuple[str, ...] = ()
+        """The words the filter shown marks wherever they are shown (its search text)."""
+        self._judging: Filter | None = None  # the filter being judged in a thread, shown when done
+        self._judge_stop = threading.Event()  # set: that judging is dropped
 
     def compose(self) -> ComposeResult:
         yield ListHeader(multi_source=len(self.sources) > 1, id="list-header")
@@ -168,3 +196,94 @@ class CallsPane(Vertical):
         for view in self._views():
             if view.item is not item:
                 view.sync_cursor(item)
+
+    # -- the filter ------------------------------------------------------------------------------
+    def show_filter(self, flt: Filter) -> None:
+        """Show the rows under ``flt``: judged here when that is quick, else in a thread in slices while
+        the keys keep working (a filter searching payloads may take seconds on a big store); the rows
+        keep the filter before until then, and the status bar says 'filtering N%'."""
+        self._judge_stop.set()  # a filter still being judged is dropped: its thread stops at its next row
+        self._judging = None
+        items = self.view.top_items()
+        try:
+            reached = flt.judge(items, self.now, until=time.monotonic() + JUDGE_HERE)
+        except Exception as exc:  # noqa: BLE001 - a row it cannot judge: said, the app goes on
+            self._filter_failed(exc)
+            return
+        if reached >= len(items):
+            self._install_filter(flt)
+            return
+        self._judging = flt
+        self._judge_stop = threading.Event()
+        self._filtering(reached / len(items))
+        self.run_worker(
+            self._judge_rest(flt, items, reached, self._judge_stop),
+            group="filter",
+            exit_on_error=False,
+            description="filtering",
+        )
+
+    def refilter(self) -> None:
+        """A new store waits for the filter (a replay's seek, a replaced followed file): judge it."""
+        flt = self._judging or self.view.filter
+        if flt is not None:
+            self.show_filter(flt)
+
+    async def _judge_rest(self, flt: Filter, items: list[Any], reached: int, stop: threading.Event) -> None:
+        try:
+            while reached < len(items) and not stop.is_set():
+                reached = await asyncio.to_thread(
+                    flt.judge,
+                    items,
+                    self.now,
+                    start=reached,
+                    until=time.monotonic() + JUDGE_SLICE,
+                    cancelled=stop.is_set,
+                    breathe=JUDGE_BREATHE,
+                )
+                if self._judging is flt:
+                    self._filtering(reached / len(items))
+        except Exception as exc:  # noqa: BLE001 - a row it cannot judge: said, the app goes on
+            if self._judging is flt:
+                self._filter_failed(exc)
+            return
+        finally:
+            stop.set()  # a cancelled worker's (the screen going) thread stops at its next row
+        if self._judging is flt and reached >= len(items):
+            self._install_filter(flt)
+
+    def _filter_failed(self, exc: Exception) -> None:
+        """A filter that failed on a row is not applied (the one before stays; a new store waiting for
+        it shows unfiltered), and the person is told why."""
+        self._judging = None
+        if self.view.waiting:
+            self.view.waiting = False
+            self.view.filter = None
+            self.marks = ()
+            self.view.rebuild(self.now)
+            self.call_list.rows_changed()
+        self.app.notify(
+            f"The filter could not be applied: {type(exc).__name__}: {one_line(str(exc), 200)}",
+            title="Filter",
+            severity="error",
+            timeout=10,
+        )
+        self._filtering(None)
+
+    def _install_filter(self, flt: Filter) -> None:
+        self._judging = None
+        self.view.waiting = False
+        self.view.filter = None if flt.empty else flt
+        self.marks = flt.highlights
+        self.view.rebuild(self.now)  # the items judged meanwhile are answered from memory
+        self.call_list.rows_changed()
+        self._filtering(None)
+
+    def _filtering(self, judging: float | None) -> None:
+        self.judging = judging
+        self.post_message(self.Filtering())
+
+    @on(Worker.StateChanged)
+    def _worker_done(self, event: Worker.StateChanged) -> None:
+        if event.state == WorkerState.ERROR:
+            host_of(self).worker_failed(event.worker)
