@@ -34,12 +34,15 @@ def test_sessions_newest_first_without_subagent_files(tmp_path):
     session(projects / "-home-a" / "s1" / "subagents" / "agent-abcd.jsonl", 9, 5_000, first=100)
     (projects / "-home-a" / "notes.txt").write_text("x")
     found = find_sessions(str(tmp_path))
+    lone = found.pop(0)  # a 2.0.x agent file beside the sessions that names no session: a row, marked
+    assert lone.path == str(projects / "-home-a" / "agent-1234.jsonl") and lone.tool_calls == 9
+    assert "missing" in lone.title and "do not name" in lone.title and lone.opens() == [lone.path]
     assert found == [
         SessionInfo("/home/b", str(new), 3_000, new.stat().st_size, 0),  # the path the folder's name encodes
         SessionInfo("/home/a", str(mid), 2_000, mid.stat().st_size, 5),
         SessionInfo("/home/a", str(old), 1_000, old.stat().st_size, 2 + 9),  # its subagent's calls too
     ]
-    assert [info.tool_calls for info in find_sessions(str(projects), count_calls=False)] == [None] * 3
+    assert [info.tool_calls for info in find_sessions(str(projects), count_calls=False)] == [None] * 4
     assert find_sessions(str(tmp_path / "missing")) == []
 
 
@@ -65,8 +68,11 @@ def test_the_folder_comes_from_the_environment_then_the_configuration(tmp_path, 
 @pytest.mark.skipif(not CLAUDE.is_dir(), reason="../shared/corpus/claude is not present")
 def test_the_corpus_sessions():
     found = find_sessions(str(CLAUDE))
-    names = [Path(info.path).name for info in found]
-    assert len(found) == 14 and not any(name.startswith("agent-") for name in names)
+    lone = [info for info in found if info.paths]  # 2.0.x agent files of 10 missing sessions, a row each
+    assert len(lone) == 10 and all("missing" in info.title for info in lone)
+    assert sum(len(info.paths) for info in lone) == 26 and sum(info.tool_calls or 0 for info in lone) == 31
+    names = [Path(info.path).name for info in found if not info.paths]
+    assert len(names) == 14 and not any(name.startswith("agent-") for name in names)
     assert [info.modified for info in found] == sorted((info.modified for info in found), reverse=True)
     worktrees = next(
         info for info in found if info.path.endswith("ef958aa1-0e93-49f0-bb71-150f63befcd1.jsonl")
@@ -79,7 +85,7 @@ def test_the_browser_counts_what_opening_the_session_shows_nested_calls_included
     """The issue's case: a 2.0.55 session showed 108 where it holds 123 (15 in a project-level agent file)."""
     for info in find_sessions(str(CLAUDE)):
         store = CallStore()
-        load([info.path], store)
+        load(info.opens(), store)
         assert info.tool_calls == store.call_count, info.path
     deep = next(
         info
