@@ -20,7 +20,10 @@ Traps each format sets, and how they are met here:
   subagent's calls are nested when a call's result names its ``agentId``, its first message is a
   Task/Agent call's prompt (the call may have no result yet), or its ``.meta.json`` names the call
   (``toolUseId``, 2.1.2xx) or the ``name`` an Agent call gave it (an in-process teammate); they stand
-  alone otherwise, as those of the 'Warmup' agents 2.1.x starts with a session do.
+  alone otherwise, as those of the 'Warmup' agents 2.1.x starts with a session do. A subagent file counted
+  on its own (its session is missing) is that file alone: the ``agent_progress`` copies it holds of the
+  agents whose files are beside it (a compaction agent, ``agent-acompact-*``, copies the session's, and
+  with them its subagents' messages) are those agents' calls, counted from their own files.
   ``tool_result.is_error`` is the error. A model behind an Anthropic-compatible proxy (GLM through
   Claude Code 2.0.76) writes ``server_tool_use`` blocks, answered by a ``tool_result`` in the same
   assistant message: a call like any other.
@@ -120,8 +123,11 @@ def _claude_blocks(record: dict) -> list[dict]:
 
 
 def claude_files(path: Path) -> list[Path]:
-    """The session file, then every subagent file that belongs to it."""
+    """The session file, then every subagent file that belongs to it (a subagent file counted on its own,
+    ``agent-*.jsonl``, is that file alone: the agents beside it are counted on their own)."""
     files = [path]
+    if path.name.startswith("agent-"):
+        return files
     folder = path.with_suffix("") / "subagents"
     if folder.is_dir():
         files += sorted(folder.rglob("agent-*.jsonl"))
@@ -167,6 +173,8 @@ def count_claude(path: Path) -> Counts:
     replies: dict[str, str] = {}  # a failed call's answer, its first characters
     files = claude_files(path)
     own_files = {f.stem[len("agent-") :] for f in files if f.stem.startswith("agent-")}
+    if path.name.startswith("agent-"):  # on its own: its copies of the agents beside it are theirs
+        own_files |= {f.stem[len("agent-") :] for f in path.parent.glob("agent-*.jsonl")}
     started = set()  # agents a call of the session started: their calls nest under it
     prompts = set()  # what the Task/Agent calls asked (an agent's first message is its call's prompt)
     spawns = set()  # the ids of those calls, and the teammate names they asked for

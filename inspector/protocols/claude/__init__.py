@@ -15,7 +15,7 @@ from inspector.model.events import Event, Malformed, RawRef, Request, Skipped, n
 from inspector.protocols.claude.records import ReadState, RecordOrigin, bad, decode, time_of
 from inspector.protocols.claude.resume import Resume, Together
 from inspector.protocols.claude.rewrite import Rewrite
-from inspector.protocols.claude.subagents import AgentFile, Planner, agent_id_of, is_agent_file
+from inspector.protocols.claude.subagents import AgentFile, Planner, SiblingAgents, agent_id_of, is_agent_file
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
 
@@ -99,6 +99,8 @@ def read(
     session = ReadState(planner, details, saved)
     if not agent_file:
         session.resume = Resume(together, index)
+    else:  # read on its own: the progress copies it holds of agents whose own files are beside it are not read
+        session.siblings = SiblingAgents(path)
     if planner is not None and together is not None:
         planner.used = together.agent_files  # a subagent file read for one file is not read again
     source = RecordOrigin(path, agent=agent_id_of(path), nested=True) if agent_file else RecordOrigin(path)
@@ -148,6 +150,8 @@ def decode_line(line: bytes | str, raw: RawRef) -> list[Event]:
     """The events of one line appended to a followed file (what its read or follow saw before is known:
     a call written again whole is the same call; line 1 is a new file, or the old one started again)."""
     state = ReadState(None)
+    if is_agent_file(raw.source):  # as its read: copies of the agents whose files are beside it are theirs
+        state.siblings = SiblingAgents(raw.source)
     seen = None if raw.where == "line 1" else _FOLLOWED.get(raw.source)
     if seen is None:
         _remember(raw.source, (state.emitted, state.done, state.rewrite))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Container
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -62,6 +63,7 @@ class ReadState:
     __slots__ = (
         "planner",
         "skip_agents",
+        "siblings",
         "tools",
         "edits",
         "emitted",
@@ -82,6 +84,7 @@ class ReadState:
         self.details = details  # False: results carry no detail (the store drops them), only has_diff
         self.saved = details if saved is None else saved  # a saved output's detail, even without details
         self.skip_agents = planner.agent_ids_with_files() if planner is not None else frozenset()
+        self.siblings: Container[str] = ()  # agent file read on its own: agents whose files are beside it
         self.tools: dict[str, tuple[str, str, str]] = {}  # open call id -> (tool, request hint, the id)
         self.edits: dict[str, Any] = {}  # open file-change call id -> its parameters (claude_edits)
         self.emitted: dict[str, RawRef] = {}  # call id requested so far -> its first record
@@ -354,6 +357,7 @@ def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: R
     inner = data.get("message")
     if (
         agent in session.skip_agents
+        or agent in session.siblings
         or not isinstance(inner, dict)
         or inner.get("type") not in ("user", "assistant")
     ):

@@ -282,6 +282,30 @@ def _listing(folder: str) -> dict[str, str]:
     return files
 
 
+class SiblingAgents:
+    """The other ``agent-<id>.jsonl`` files in a subagent file's folder, asked one agent at a time. Read on
+    its own (a ``subagents/`` folder whose session is missing, a compaction agent opened alone), a subagent
+    file's ``agent_progress`` copies of those agents are not its calls: each agent's own file holds them
+    (and is shown beside it when the folder is opened)."""
+
+    __slots__ = ("folder", "own", "known")
+
+    def __init__(self, agent_path: str) -> None:
+        self.folder = os.path.dirname(os.path.abspath(agent_path))
+        self.own = agent_id_of(agent_path)
+        self.known: dict[str, bool] = {}
+
+    def __contains__(self, agent_id: object) -> bool:
+        if not isinstance(agent_id, str) or agent_id == self.own or not _AGENT_ID.fullmatch(agent_id):
+            return False
+        found = self.known.get(agent_id)
+        if found is None:
+            found = self.known[agent_id] = os.path.isfile(
+                os.path.join(self.folder, f"agent-{agent_id}.jsonl")
+            )
+        return found
+
+
 def _project_file(session_path: str, agent_id: str) -> str | None:
     if not _AGENT_ID.fullmatch(agent_id):
         return None
