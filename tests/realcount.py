@@ -17,7 +17,8 @@ Traps each format sets, and how they are met here:
   ids: a call is its id, counted once. Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
   at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
   ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``). A
-  subagent's calls are nested when a call's result names its ``agentId``, its first message is a
+  subagent's calls are nested when a call's result names its ``agentId`` (or, for a workflow's agent, its
+  run: ``toolUseResult.runId``, the folder's name), its first message is a
   Task/Agent call's prompt (the call may have no result yet), or its ``.meta.json`` names the call
   (``toolUseId``, 2.1.2xx) or the ``name`` an Agent call gave it (an in-process teammate); they stand
   alone otherwise, as those of the 'Warmup' agents 2.1.x starts with a session do. A subagent file counted
@@ -178,11 +179,14 @@ def count_claude(path: Path) -> Counts:
     started = set()  # agents a call of the session started: their calls nest under it
     prompts = set()  # what the Task/Agent calls asked (an agent's first message is its call's prompt)
     spawns = set()  # the ids of those calls, and the teammate names they asked for
+    runs = set()  # workflow runs a Workflow call's result names: the agents of their folders nest under it
     for file in files:
         for record in _lines(file):
             result = record.get("toolUseResult")
             if isinstance(result, dict) and isinstance(result.get("agentId"), str):
                 started.add(result["agentId"])
+            if isinstance(result, dict) and isinstance(result.get("runId"), str):
+                runs.add(result["runId"])
             for block in _claude_blocks(record):
                 given = block.get("input") if block.get("type") == "tool_use" else None
                 if block.get("name") in ("Task", "Agent") and isinstance(given, dict):
@@ -193,6 +197,8 @@ def count_claude(path: Path) -> Counts:
                         if isinstance(value, str)
                     )
     for file in files[1:]:
+        if file.parent.parent.name == "workflows" and file.parent.name in runs:
+            started.add(file.stem[len("agent-") :])
         try:
             meta = json.loads(file.with_suffix(".meta.json").read_text(encoding="utf-8"))
         except (OSError, ValueError):

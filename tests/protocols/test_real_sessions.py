@@ -185,6 +185,23 @@ PINNED = {
     ),
     # Gemini CLI, October 2025, Linux (gemini-2.5-pro)
     "brexp_infra/session-2025-10-31T07-06-d83802b6.json": (2, 0, 0, 1, 0),
+    # third round (fidelity3): Codex 0.46, macOS: 9 of the 11 failures are outputs 'failed in sandbox: ...'
+    # (no exit code; the command was killed or refused by the sandbox), one an exit code 127, one 1
+    "bumpy-croc_ai-trading-bot/rollout-2025-10-17T22-40-02-0199f41d-9079-7662-ba8d-eff8c75f8a7a.jsonl": (
+        40,
+        0,
+        0,
+        11,
+        0,
+    ),
+    # Codex 0.58 under WSL (a Windows drive, /mnt/d/...): exit codes in the outputs' JSON metadata
+    "MoonLadderStudios_MoonMind/rollout-2025-11-13T18-21-11-019a802a-aab1-7c31-9831-d2510c7a74a2.jsonl": (
+        42,
+        0,
+        0,
+        7,
+        0,
+    ),
 }
 
 
