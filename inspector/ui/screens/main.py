@@ -11,14 +11,14 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import ProgressBar
+from textual.widgets import Input, ProgressBar
 from textual.worker import Worker, WorkerState
 
 from inspector.model import CallStore
 from inspector.model.clock import Clock
 from inspector.sources.base import Source
 from inspector.sources.feeds import stop_quietly
-from inspector.sources.files import Progress, source_labels
+from inspector.sources.files import Opened, Progress, source_labels
 from inspector.sources.payloads import FilePayloads
 from inspector.sources.replaying import ReplayControl
 from inspector.textsafe import one_line
@@ -26,7 +26,6 @@ from inspector.ui import keys
 from inspector.ui.calls_out import CallsOut
 from inspector.ui.host import host_of
 from inspector.ui.presenter import LOADING_REPAINT, MainPresenter
-from inspector.ui.screens.main_keys import MainKeys
 from inspector.ui.screens.main_messages import (
     CallsChanged,
     LoadProgress,
@@ -49,8 +48,13 @@ FILTER_HINT = (
 )
 
 
-class MainScreen(MainKeys, Screen[None]):
-    """Calls on top, the selected call below, then the replay bar, the status bar and the keys."""
+class MainScreen(Screen[None]):
+    """Calls on top, the selected call below, then the replay bar, the status bar and the keys.
+
+    Its keys work wherever the focus is on it: each is passed to the widget that owns what it changes
+    (the calls pane, the detail, the replay bar, the filter bar); the screen itself keeps what crosses
+    them: the source's lifecycle and following, the store's changes, the status line, the focus.
+    """
 
     BINDINGS = keys.MAIN_BINDINGS
 
@@ -86,7 +90,7 @@ class MainScreen(MainKeys, Screen[None]):
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield FilterBar(self._payloads, placeholder=FILTER_HINT, id="filter-bar")
-        yield CallsPane(self.view, sources=self.sources, id="calls-pane")
+        yield CallsPane(self.view, sources=self.sources, filtering=self._show_filtering, id="calls-pane")
         yield ProgressBar(total=100, show_eta=False, id="loading")
         yield DetailPane(id="detail")
         yield ReplayBar(self.replaying, id="position")
@@ -108,9 +112,6 @@ class MainScreen(MainKeys, Screen[None]):
     @property
     def calls_out(self) -> CallsOut:
         return CallsOut(self.app, host_of(self).export_dir)
-
-    def cancel_follow(self) -> None:
-        self.workers.cancel_group(self, "follow")
 
     def clock_changed(self) -> None:
         """Read the (new) clock now, and show the status it gives."""
@@ -353,7 +354,6 @@ class MainScreen(MainKeys, Screen[None]):
             return
         if redraw.reset and self.view.waiting:  # a new store under the filter: judged in slices
             self.calls.refilter()
-            self._show_filtering()
         if redraw.rows:
             self.call_list.rows_changed(reset=redraw.reset)
         elif redraw.repaint:
@@ -422,18 +422,13 @@ class MainScreen(MainKeys, Screen[None]):
         if flt is None:
             return False
         self.calls.show_filter(flt)
-        self._show_filtering()
         return True
 
     def on_filter_bar_chosen(self, message: FilterBar.Chosen) -> None:
         self.calls.show_filter(message.filter)
-        self._show_filtering()
         if message.submitted:
             self.filter_bar.close()
             self.call_list.focus()
-
-    def on_calls_pane_filtering(self, message: CallsPane.Filtering) -> None:
-        self._show_filtering()
 
     def _show_filtering(self) -> None:
         """The detail marks what the filter shown searches for; the status bar says how far a new one is."""
@@ -441,3 +436,146 @@ class MainScreen(MainKeys, Screen[None]):
         self.presenter.judging = calls.judging
         self.detail.mark(calls.marks)
         self._update_status()
+
+    # -- keys: each goes to the widget that owns what it changes ---------------------------------
+    def action_jump(self, kind: str) -> None:
+        self.calls.jump(kind)
+
+    def action_next_match(self) -> None:
+        self.calls.match(True)
+
+    def action_prev_match(self) -> None:
+        self.calls.match(False)
+
+    def action_toggle_header(self) -> None:
+        self.calls.toggle_header()
+
+    def action_toggle_messages(self) -> None:
+        self.calls.toggle_messages()
+        self._update_status()
+
+    def action_toggle_timeline(self) -> None:
+        self.calls.toggle_area()
+
+    def action_toggle_figures(self) -> None:
+        self.calls.toggle_figures()
+
+    def action_toggle_raw(self) -> None:
+        self.detail.toggle_raw()
+
+    def action_toggle_full_text(self) -> None:
+        self.detail.toggle_full_text()
+
+    def action_back(self) -> None:
+        """Escape: close the filter input, then the open detail, then go back to the session browser."""
+        focused = self.focused
+        if isinstance(focused, Input):
+            self.filter_bar.close()
+            self.call_list.focus()
+        elif self.has_class("-detail-open"):
+            self.set_class(False, "-detail-open")
+            self.call_list.focus()
+        elif focused is self.detail:
+            self.call_list.focus()
+        elif len(self.app.screen_stack) > 1:
+            self.dismiss()
+
+    def action_focus_detail(self) -> None:
+        if self.has_class("-detail-open"):  # the list is hidden: show it again rather than move it unseen
+            self.set_class(False, "-detail-open")
+            self.call_list.focus()
+        elif self.focused is self.detail:
+            self.call_list.focus()
+        else:
+            self.detail.focus()
+
+    # -- copy, export, pager, answer: services and the answer screen do the work ----------------
+    def action_copy(self) -> None:
+        item = self.call_list.item
+        if item is not None:
+            self.calls_out.copy(item, self.now)
+
+    def action_export(self) -> None:
+        now = self.now
+        title = f"inspector export: {self.presenter.sources_text()}"
+        self.calls_out.export(self.call_list.item, lambda: self.view.matched_items(now), title, now)
+
+    def action_pager(self) -> None:
+        item = self.call_list.item
+        if item is not None:
+            self.calls_out.pager(item, self.now)
+
+    def action_reclaim(self) -> None:
+        """The hub's assistant takes its role back (see sources/hub_role.py)."""
+        self.run_worker(
+            self._reclaim(), group="reclaim", exit_on_error=False, description="taking the role back"
+        )
+
+    async def _reclaim(self) -> None:
+        try:
+            await self.source.reclaim()
+        except Exception as exc:  # noqa: BLE001 - said, never a crash
+            self.app.notify(one_line(str(exc), 300), severity="error", timeout=6)
+        else:
+            self.app.notify("Took the assistant role back.", timeout=4)
+
+    def action_answer(self) -> None:
+        from inspector.ui.screens.answer import AnswerScreen
+
+        AnswerScreen.open_for(self.app, self.source, self.call_list.item)
+
+    # -- following: the source's files capability follows; the screen runs it and says what it meets
+    def action_toggle_follow(self) -> None:
+        files = self.files
+        if files is None or not files.can_follow:
+            self.notify("Follow works on session files (not in a replay).", severity="warning", timeout=3)
+            return
+        if files.following:
+            files.following = False
+            self.workers.cancel_group(self, "follow")
+        else:
+            followable, unable = files.followable()
+            if unable:
+                names = ", ".join(unable)
+                self.notify(f"The {names} format cannot be followed.", severity="warning", timeout=4)
+            files.following = True
+            for opened in followable:
+                self.run_worker(
+                    files.follow(opened, self._follow_restarted, self._follow_problem),
+                    group="follow",
+                    exit_on_error=False,
+                    description=f"following {opened.path}",
+                )
+            if files.folders:
+                self.run_worker(
+                    files.follow_folders(self._follow_restarted, self._follow_problem, self._follow_found),
+                    group="follow",
+                    exit_on_error=False,
+                    description="following the folders opened",
+                )
+        self.call_list.follow = files.following
+        if files.following:
+            self.calls.to_newest()
+        self.clock_changed()  # a followed file is judged at the live clock, a finished one at its end
+
+    def _follow_restarted(self, path: str) -> None:
+        if self.files is not None:
+            self.presenter.watch(self.files.store)  # a fresh store: the cursor and the filter stay
+        self.notify(
+            f"{one_line(path, 200)} was truncated or replaced; reading it again from the top.",
+            severity="warning",
+            timeout=5,
+        )
+        self._update_status()
+
+    def _follow_problem(self, path: str, why: str) -> None:
+        if why:
+            text = f"Following {one_line(path, 200)}: {one_line(why, 200)}; trying again every second."
+            self.notify(text, severity="warning", timeout=6)
+        else:
+            self.notify(f"Following {one_line(path, 200)} again.", timeout=3)
+        self._update_status()
+
+    def _follow_found(self, opened: Opened) -> None:
+        """A session file created in a folder opened, now followed."""
+        self.notify(f"New session file {one_line(opened.path, 200)}: following it.", timeout=4)

@@ -4,8 +4,9 @@ RowView with one cursor.
 It owns what its parts share: which of them the main area shows (list, timeline, split), the selected
 call (moving one moves the other), the rows the view holds (jumps, matches, messages hidden, the filter:
 judged here when that is quick, else in a thread in slices) and the clock its countdowns and bars follow.
-The screen composes it and hears the list's messages (a highlighted call, an opened one) and
-:class:`CallsPane.Filtering` (how far a filter is judged, the words it marks changed) as they bubble up.
+The screen composes it and hears the list's messages (a highlighted call, an opened one) as they bubble
+up; what a filter's judging changes beyond the pane (how far it is, the words it marks) it is told at
+once, through the ``filtering`` callback it gives, so the status line never lags the rows.
 """
 
 from __future__ import annotations
@@ -13,12 +14,12 @@ from __future__ import annotations
 import asyncio
 import threading
 import time
+from collections.abc import Callable
 from typing import Any
 
 from textual import events, on
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.message import Message
 from textual.worker import Worker, WorkerState
 
 from inspector.model.filter import Filter
@@ -54,11 +55,18 @@ class CallsPane(Vertical):
     """
     SCOPED_CSS = False
 
-    class Filtering(Message):
-        """:attr:`judging` or :attr:`marks` changed (a filter's judging went on, ended or failed)."""
-
-    def __init__(self, view: RowView, *, sources: dict[str, str], id: str | None = None) -> None:
+    def __init__(
+        self,
+        view: RowView,
+        *,
+        sources: dict[str, str],
+        filtering: Callable[[], None],
+        id: str | None = None,
+    ) -> None:
+        """``filtering`` is called when :attr:`judging` or :attr:`marks` changed (a filter's judging went
+        on, ended or failed)."""
         super().__init__(id=id)
+        self._filtering_changed = filtering
         self.view = view
         self.sources = sources
         self.area = "list"
@@ -281,7 +289,7 @@ class CallsPane(Vertical):
 
     def _filtering(self, judging: float | None) -> None:
         self.judging = judging
-        self.post_message(self.Filtering())
+        self._filtering_changed()
 
     @on(Worker.StateChanged)
     def _worker_done(self, event: Worker.StateChanged) -> None:

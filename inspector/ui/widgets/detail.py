@@ -62,6 +62,20 @@ class DetailPane(VerticalScroll, can_focus=True):
         if self.is_mounted:
             self._redraw(scroll_home=False)
 
+    def toggle_raw(self) -> None:
+        """The call's raw records instead of its rendering, or back."""
+        self.raw = not self.raw
+
+    def toggle_full_text(self) -> None:
+        """The full text the model received instead of the display segments, or back (said in a notice)."""
+        self.full_text = not self.full_text
+        self.notify(
+            "Full text: what the model received, long parameters unfolded."
+            if self.full_text
+            else "Display segments; long parameters folded under a diff.",
+            timeout=2,
+        )
+
     def tick(self, now: float | None) -> None:
         """Time moved: redraw once a second when the shown call has a running countdown."""
         self.now = now
