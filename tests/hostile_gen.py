@@ -460,16 +460,25 @@ def with_bad_utf8(data: bytes, kind: str, replacement: bytes = BAD_UTF8) -> byte
     return data.replace(json.dumps(BAD_UTF8_MARK).encode(), b'"' + replacement + b'"')
 
 
+RAW_CONTROLS = b"a\x00b\x1bc\x07d\te\x7f"
+"""Control characters raw inside a JSON string (JSON wants them escaped): NUL, ESC, BEL, a tab."""
+RAW_CONTROLS_READ = b"a\\u0000b\\u001bc\\u0007d\\te\x7f"
+"""The same characters escaped, as a JSON writer writes them."""
+BAD_BYTES = {"utf8": (BAD_UTF8, BAD_UTF8_READ.encode()), "controls": (RAW_CONTROLS, RAW_CONTROLS_READ)}
+
+
 def bad_utf8_pair(
-    folder: Path, kind: str, base: list[tuple[str, dict]], index: int, path: tuple
+    folder: Path, kind: str, base: list[tuple[str, dict]], index: int, path: tuple, bad_kind: str = "utf8"
 ) -> tuple[Path, Path]:
-    """Two files of ``kind``: field ``path`` of record ``index`` holding ``BAD_UTF8``, and the same file
-    holding ``BAD_UTF8_READ`` (valid UTF-8) instead."""
+    """Two files of ``kind``: field ``path`` of record ``index`` holding the bad bytes of ``bad_kind``
+    (``BAD_BYTES``: bytes not UTF-8, control characters raw in a JSON string), and the same file holding
+    what they are read as (valid UTF-8, the characters escaped) instead."""
     bad = write_mutated(folder, kind, base, index, path, BAD_UTF8_MARK, "bad-utf8")
     good = folder / ("read-as" + bad.name)
     data = bad.read_bytes()
-    bad.write_bytes(with_bad_utf8(data, kind))
-    good.write_bytes(with_bad_utf8(data, kind, BAD_UTF8_READ.encode()))
+    raw, read = BAD_BYTES[bad_kind]
+    bad.write_bytes(with_bad_utf8(data, kind, raw))
+    good.write_bytes(with_bad_utf8(data, kind, read))
     return bad, good
 
 

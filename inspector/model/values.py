@@ -111,7 +111,10 @@ def loads_text(text: str) -> tuple[Any, str | None]:
     try:
         value = json.loads(text, parse_int=parse_int)
     except (ValueError, RecursionError) as exc:
-        return None, _reason(exc)
+        lenient = _lenient(text) if isinstance(exc, json.JSONDecodeError) else None
+        if lenient is None:
+            return None, _reason(exc)
+        value = lenient[0]  # as loads_noted reads it (its note said by the read that found it)
     if _SURROGATE_ESCAPE_TEXT.search(text) is not None:
         value = valid(value)
     return value, None
@@ -125,14 +128,59 @@ def loads_exact(raw: bytes) -> tuple[Any, str | None]:
 
 def _loads_bytes(raw: bytes) -> tuple[Any, str | None, str | None]:
     text, bad = _text_bad(raw)
+    notes = [] if bad is None else [utf8_note(bad)]
     try:
         value = json.loads(text, parse_int=parse_int)
     except (ValueError, RecursionError) as exc:
-        reason = _reason(exc)
-        return None, reason if bad is None else f"not valid UTF-8 (byte {bad}), and {reason}", None
+        lenient = _lenient(text) if isinstance(exc, json.JSONDecodeError) else None
+        if lenient is None:
+            reason = _reason(exc)
+            return None, reason if bad is None else f"not valid UTF-8 (byte {bad}), and {reason}", None
+        value, more = lenient
+        notes += more
     if _SURROGATE_ESCAPE.search(raw) is not None:
         value = valid(value)
-    return value, None, None if bad is None else utf8_note(bad)
+    return value, None, "; ".join(notes) or None
+
+
+CONTROL_NOTE = "held control characters inside a string, which JSON does not allow: read as written"
+_NULS = " \t\r\n\x00"
+
+
+def _lenient(text: str) -> tuple[Any, list[str]] | None:
+    """A record the strict parser refused for what does not hide what it says: NUL bytes around it (the
+    zeros a crash leaves in a file, before the next line is written) and control characters raw inside
+    its strings (JSON wants them escaped). Its value and what is said of it; None when it is not JSON
+    all the same."""
+    if "\x00" not in text and not _CONTROL.search(text):
+        return None
+    notes = []
+    stripped = text.strip(_NULS)
+    count = text.count("\x00") - stripped.count("\x00")
+    if count:
+        notes.append(
+            f"had {count} NUL byte{'s' if count > 1 else ''} around it (as a crash leaves in a file)"
+        )
+    try:
+        value = json.loads(stripped, parse_int=parse_int)
+    except json.JSONDecodeError:
+        try:
+            value = json.loads(stripped, parse_int=parse_int, strict=False)
+        except (ValueError, RecursionError):
+            return None
+        notes.append(CONTROL_NOTE)
+    except (ValueError, RecursionError):
+        return None
+    return value, notes
+
+
+_CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")
+
+
+def has_control(text: str, start: int = 0, end: int | None = None) -> bool:
+    """True when ``text[start:end]`` holds a control character JSON only allows escaped (tab, newline and
+    carriage return aside: they are also blanks between values)."""
+    return _CONTROL.search(text, start, len(text) if end is None else end) is not None
 
 
 def valid(value: Any) -> Any:

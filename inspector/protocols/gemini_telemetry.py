@@ -21,7 +21,7 @@ from typing import Any
 import inspector.protocols.common.reread as _reread
 from inspector.model.call import NOTES
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, Skipped
-from inspector.model.values import loads_text, number, text_noted, utf8_note, valid
+from inspector.model.values import CONTROL_NOTE, has_control, loads_text, number, text_noted, utf8_note, valid
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
@@ -36,7 +36,7 @@ NO_ID = (
     "Gemini CLI's telemetry gives a call no id: it is named by its prompt (with its order within the "
     "prompt when the prompt made several calls)"
 )
-_DECODER = json.JSONDecoder()
+_DECODER = json.JSONDecoder(strict=False)  # a control character raw in a string: read, and said
 _WHERE = re.compile(r"\(call (.+)\)$")
 _NEXT = re.compile(r"\n\{")
 _SDK_START = re.compile(rb'\{\s*"hrTime"\s*:')
@@ -91,6 +91,11 @@ def _decode_all(path: str, data: bytes) -> Iterator[Event]:
             except UnicodeEncodeError as exc:  # bytes not UTF-8 (escaped): read as U+FFFD, and said
                 length = len(piece.encode("utf-8", "surrogateescape"))
                 note = utf8_note(len(piece[: exc.start].encode("utf-8", "surrogateescape")))
+            if has_control(piece):
+                note = CONTROL_NOTE if note is None else f"{note}; {CONTROL_NOTE}"
+            nuls = _nuls(text, pos, start)
+            if nuls is not None:
+                note = nuls if note is None else f"{nuls}; {note}"
             found.append((valid(value), index, byte_start, length, note))  # a lone surrogate made valid
         pos, byte_pos = end, byte_start + length
     ids = _call_ids([item[0] for item in found if isinstance(item, tuple)])
@@ -141,9 +146,20 @@ def _prompt(value: Any) -> str | None:
 
 
 def _skip(text: str, pos: int) -> int:
-    while pos < len(text) and text[pos] in " \t\r\n":
+    """Past the blanks at ``pos``, and the NUL bytes a crash leaves in a file (the object after them
+    says how many: ``_nuls``)."""
+    while pos < len(text) and text[pos] in " \t\r\n\x00":
         pos += 1
     return pos
+
+
+def _nuls(text: str, pos: int, start: int) -> str | None:
+    count = text.count("\x00", pos, start)
+    return (
+        f"had {count} NUL byte{'s' if count > 1 else ''} before it (as a crash leaves in a file)"
+        if count
+        else None
+    )
 
 
 def _skipped(value: Any, index: int) -> Skipped:

@@ -254,7 +254,7 @@ FOLLOWED = ("claude", "recording", "alicia-json", "alicia-hex", "rap", "lmkit", 
 """The kinds written as lines, which --follow decodes one appended line at a time."""
 
 
-def _followed(path: Path, kind: str) -> tuple[list, list, int]:
+def _followed(path: Path, kind: str, said_as: str = "invalid UTF-8") -> tuple[list, list, int]:
     """The requests and results --follow makes of ``path``'s lines, and how many said invalid UTF-8."""
     from inspector import protocols
     from inspector.model import Malformed, Request, Result
@@ -265,36 +265,70 @@ def _followed(path: Path, kind: str) -> tuple[list, list, int]:
     events = decode_lines(fmt, lines, 1, str(path), 0)  # type: ignore[arg-type]
     requests = [(e.call_id, e.tool, e.params) for e in events if isinstance(e, Request)]
     results = [(e.call_id, e.outcome, e.data) for e in events if isinstance(e, Result)]
-    said = sum(1 for e in events if isinstance(e, Malformed) and "invalid UTF-8" in e.reason)
+    said = sum(1 for e in events if isinstance(e, Malformed) and said_as in e.reason)
     return requests, results, said
 
 
+SAID = {"utf8": "invalid UTF-8", "controls": "control characters"}
+
+
+@pytest.mark.parametrize("bad_kind", sorted(gen.BAD_BYTES))
 @pytest.mark.parametrize("kind", sorted(gen.BASES))
-def test_bytes_that_are_not_utf8_in_any_field_are_read_as_u_fffd_and_said(tmp_path, kind):
+def test_bytes_that_are_not_utf8_in_any_field_are_read_as_u_fffd_and_said(tmp_path, kind, bad_kind):
     """Bytes that are not UTF-8 inside a string of any field of any record: the record is read as if it
     held U+FFFD for each bad byte (every call the same as in that file, none lost), and one malformed
-    record says the line held invalid UTF-8. Invalid UTF-8 made the whole record malformed, its call lost."""
+    record says the line held invalid UTF-8. Invalid UTF-8 made the whole record malformed, its call lost.
+    The same for control characters raw inside a JSON string (NUL, ESC, BEL, a tab: JSON wants them
+    escaped): read as the same characters escaped, and said (a Gemini document was lost whole)."""
+    if bad_kind == "controls" and kind in ("alicia-msgpack", "alicia-hex"):
+        pytest.skip("MessagePack strings may hold any character")
     forced = gen.FORCED.get(kind)
     base = gen.BASES[kind][1]()
     tried = 0
     for index in range(len(base)):
         for path in gen.paths_of(base[index][1]):
-            bad, good = gen.bad_utf8_pair(tmp_path, kind, base, index, path)
+            bad, good = gen.bad_utf8_pair(tmp_path, kind, base, index, path, bad_kind)
             if bad.read_bytes() == good.read_bytes():
                 continue  # never expected: the mark was not written
             signal.alarm(BOUND_S)
             bad_calls, bad_reasons = _read_as_the_user_sees_it(bad, forced)
             good_calls, good_reasons = _read_as_the_user_sees_it(good, forced)
             signal.alarm(0)
-            said = [reason for reason in bad_reasons if "invalid UTF-8" in reason]
+            said = [reason for reason in bad_reasons if SAID[bad_kind] in reason]
             assert len(said) == 1, (kind, index, path, bad_reasons)
             assert [r for r in bad_reasons if r not in said] == good_reasons, (kind, index, path)
             assert bad_calls == good_calls, (kind, index, path)
             if kind in FOLLOWED:
-                assert _followed(bad, kind) == (*_followed(good, kind)[:2], 1), (kind, index, path)
+                bad_followed = _followed(bad, kind, SAID[bad_kind])
+                assert bad_followed == (*_followed(good, kind, SAID[bad_kind])[:2], 1), (kind, index, path)
             tried += 1
             CASES["count"] += 1
     assert tried > 10
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_nul_bytes_a_crash_left_before_a_record_hide_nothing(tmp_path, kind):
+    """A run of NUL bytes before a record (what a file system leaves after a crash, before the next
+    write): the record is read, and one malformed record says so; it was lost with its call."""
+    if kind in ("alicia-msgpack", "gemini-json"):
+        pytest.skip("not written as lines or objects one after another")
+    forced = gen.FORCED.get(kind)
+    good, _ = gen.good_file(tmp_path, kind)
+    data = good.read_bytes()
+    good_calls, _ = _read_as_the_user_sees_it(good, forced)
+    starts = [  # not the file's first byte: NULs there make a file whose format cannot be told
+        at + 1 for at in range(len(data) - 1) if data[at : at + 2] in (b"\n{", b"\n0", b"\n8", b"\n9")
+    ]
+    for start in starts:
+        padded = tmp_path / ("padded-" + good.name)
+        padded.write_bytes(data[:start] + b"\x00" * 4096 + data[start:])
+        calls, reasons = _read_as_the_user_sees_it(padded, forced)
+        assert calls == good_calls and [r for r in reasons if "NUL" in r] == [
+            "had 4096 NUL bytes around it (as a crash leaves in a file)"
+            if kind != "gemini_telemetry"
+            else "had 4096 NUL bytes before it (as a crash leaves in a file)"
+        ], (kind, start, reasons)
+        CASES["count"] += 1
 
 
 def _ended_and_latencies(path: Path, forced: str | None) -> tuple[set[str], dict[str, object], list[str]]:

@@ -54,12 +54,14 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """Decode one line: a JSON envelope, or hex MessagePack optionally after a label."""
     stripped = line.strip()
     where = raw.where
-    if stripped.startswith((b"{", b"[")):
+    if stripped.lstrip(b"\x00").startswith((b"{", b"[")):  # NULs a crash left before it: said by loads_noted
         obj, error, note = values.loads_noted(stripped)
         if error is not None:
             return [Malformed(where=where, reason=error, source=raw.source, raw=raw)]
         return noted(note, raw, where, decode_object(obj, where=where, source=raw.source, raw=raw))
-    match = _HEX_LINE.match(stripped)
+    bare = stripped.strip(b" \t\r\n\x00")
+    nuls = stripped.count(b"\x00") - bare.count(b"\x00")
+    match = _HEX_LINE.match(bare)
     if not match:
         return [
             Malformed(
@@ -72,6 +74,9 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     except (binascii.Error, ValueError) as exc:
         return [Malformed(where=where, reason=f"bad hex: {reason_of(exc)}", source=raw.source, raw=raw)]
     events = decode_packet(data, where=f"{where} {label}".strip(), source=raw.source, raw=raw)
+    if nuls:
+        said = f"had {nuls} NUL byte{'s' if nuls > 1 else ''} around it (as a crash leaves in a file)"
+        events.insert(0, Malformed(where=where, reason=said, source=raw.source, raw=raw))
     return events
 
 

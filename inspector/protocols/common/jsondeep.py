@@ -22,12 +22,17 @@ class _Decoder:
 
     _plain = json.JSONDecoder()
     _exact = json.JSONDecoder(parse_int=values.parse_int)
+    _lenient = json.JSONDecoder(parse_int=values.parse_int, strict=False)
 
     def raw_decode(self, text: str, pos: int = 0) -> tuple[Any, int]:
+        """A control character raw inside a string is read as written (``values.has_control`` says
+        where the reader notes it)."""
         try:
             return self._plain.raw_decode(text, pos)
-        except json.JSONDecodeError:
-            raise
+        except json.JSONDecodeError as exc:
+            if not exc.msg.startswith("Invalid control character"):
+                raise
+            return self._lenient.raw_decode(text, pos)
         except ValueError:
             return self._exact.raw_decode(text, pos)
 

@@ -71,6 +71,7 @@ class _Positions:
         self.ascii = text.isascii()
         self.first_line = base_line
         self.multiline = "\n" in text
+        self.controls = values.has_control(text)
         self._char, self._byte, self._line = 0, base_offset, base_line
 
     def at(self, pos: int) -> tuple[int, int]:
@@ -132,11 +133,17 @@ def _item_chunk(
     if _SURROGATE_ESCAPE.search(pos.text, start, end) is not None:
         value = values.valid(value)
     chunk = Chunk(where, offset, end_offset - offset, line, value)
+    if pos.controls and values.has_control(pos.text, start, end):
+        chunk.note = values.CONTROL_NOTE
     if not pos.ascii:
         try:
             data[offset - base : end_offset - base].decode("utf-8")
         except UnicodeDecodeError as exc:  # its bad bytes are lone surrogates in the value: U+FFFD
-            chunk.value, chunk.note = values.valid(value), values.utf8_note(exc.start)
+            note = values.utf8_note(exc.start)
+            chunk.value, chunk.note = (
+                values.valid(value),
+                note if chunk.note is None else f"{note}; {chunk.note}",
+            )
     return chunk
 
 
