@@ -16,7 +16,7 @@ from inspector.config import Config
 from inspector.model import CallStore, Clock, SystemClock
 from inspector.sources.base import Source
 from inspector.sources.feeds import feed_for
-from inspector.sources.files import open_paths
+from inspector.sources.files import open_paths, share_one_heap
 from inspector.textsafe import clean, one_line
 from inspector.themes import (
     ThemeError,
@@ -70,6 +70,7 @@ class InspectorApp(App[int]):
         source: Source | None = None,
         label: str = "",
     ) -> None:
+        share_one_heap()  # before any thread starts: the file is read in one (see share_one_heap)
         self.options = options or UiOptions()
         self.config = config or Config()
         self.clock: Clock = clock or SystemClock()

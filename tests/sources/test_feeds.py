@@ -107,3 +107,14 @@ def test_a_load_leaves_the_collector_on_and_what_it_read_collectable():
     assert gone() is None
     glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
     assert release_freed_heap() is glibc  # asked of glibc; elsewhere nothing is done
+
+
+def test_the_threads_are_asked_to_share_one_heap_in_a_process_of_their_own():
+    import platform
+
+    glibc = sys.platform.startswith("linux") and platform.libc_ver()[0] == "glibc"
+    code = (
+        "import json; from inspector.sources.files import share_one_heap; print(json.dumps(share_one_heap()))"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
+    assert json.loads(out.stdout) is glibc  # glibc took the setting; elsewhere nothing is asked
