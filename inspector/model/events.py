@@ -33,16 +33,72 @@ class Outcome(str, enum.Enum):
     DENIED = "denied"
 
 
-@dataclass(slots=True)
-class RawRef:
-    """Where the original record or packet lives: a byte range of a file, or the bytes themselves."""
+class _NoExtra(dict[str, Any]):
+    """An ``extra`` that stays empty: writing to it raises (see :data:`NO_EXTRA`)."""
 
-    source: str
-    where: str
-    offset: int = -1
-    length: int = 0
-    data: bytes | None = None
-    protocol: str = ""
+    __slots__ = ()
+
+    def _refuse(self, *args: Any, **kwargs: Any) -> Any:
+        raise TypeError(
+            "this event's extra is the shared empty one (NO_EXTRA): give the event a dict of its own"
+        )
+
+    __setitem__ = __delitem__ = setdefault = update = pop = popitem = clear = __ior__ = _refuse
+
+
+NO_EXTRA: dict[str, Any] = _NoExtra()
+"""One empty ``extra`` for the events of a reader that never adds to it (a Claude Code transcript's): a
+dict of its own per event is 64 bytes, 1 MB for the 17,000 requests and results of a 100 MB transcript.
+It is a dict to whoever reads it; a write raises TypeError rather than reaching every event."""
+
+
+class RawRef:
+    """Where the original record or packet lives: a byte range of a file, or the bytes themselves.
+
+    ``where`` says where for people ("packet 3", "object 2 (call c1)"); a reader of lines passes the
+    line's number and ``where`` says "line N" when asked: a number is half the memory of its text, and
+    a 100 MB transcript keeps 19,000 places (0.6 MB less). Equal when they say the same place.
+    """
+
+    __slots__ = ("source", "_where", "offset", "length", "data", "protocol")
+
+    def __init__(
+        self,
+        source: str,
+        where: str | int,
+        offset: int = -1,
+        length: int = 0,
+        data: bytes | None = None,
+        protocol: str = "",
+    ) -> None:
+        self.source = source
+        self._where = where
+        self.offset = offset
+        self.length = length
+        self.data = data
+        self.protocol = protocol
+
+    @property
+    def where(self) -> str:
+        where = self._where
+        return where if isinstance(where, str) else f"line {where}"
+
+    def _fields(self) -> tuple[str, str, int, int, bytes | None, str]:
+        return (self.source, self.where, self.offset, self.length, self.data, self.protocol)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, RawRef):
+            return NotImplemented
+        return self._fields() == other._fields()
+
+    __hash__ = None  # type: ignore[assignment]  # mutable, like the dataclass it was
+
+    def __repr__(self) -> str:
+        source, where, offset, length, data, protocol = self._fields()
+        return (
+            f"RawRef(source={source!r}, where={where!r}, offset={offset!r}, length={length!r}, "
+            f"data={data!r}, protocol={protocol!r})"
+        )
 
     def read(self) -> bytes:
         """Return the original bytes (read back from the file when only an offset is kept)."""

@@ -224,7 +224,7 @@ def _read(path: str, header: dict[str, Any]) -> Iterator[Event]:
         number = 1
         for line in fh:
             number += 1
-            raw = RawRef(source=path, where=f"line {number}", offset=offset, length=len(line), protocol=NAME)
+            raw = RawRef(source=path, where=number, offset=offset, length=len(line), protocol=NAME)
             offset += len(line)
             if not line.strip():
                 continue

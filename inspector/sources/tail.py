@@ -262,14 +262,14 @@ def decode_lines(
     for number, line in enumerate(lines, start=start_line_no):
         if isinstance(line, TooLong):
             length = line.length
-            raw = RawRef(source=path, where=f"line {number}", offset=offset, length=length, protocol=name)
+            raw = RawRef(source=path, where=number, offset=offset, length=length, protocol=name)
             reason = f"a line of {length:,} bytes, past the {LINE_LIMIT >> 20} MB a followed line may hold: skipped"
             events.append(Malformed(where=raw.where, reason=reason, source=path, raw=raw))
             offset += length
             continue
         length = len(line)
         if line.strip():
-            raw = RawRef(source=path, where=f"line {number}", offset=offset, length=length, protocol=name)
+            raw = RawRef(source=path, where=number, offset=offset, length=length, protocol=name)
             try:
                 events.extend(decode(line, raw))
             except Exception as exc:  # noqa: BLE001 - a decoder bug must not stop following

@@ -6,9 +6,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from claude_records_factory import call, record, use, write
 
-from inspector.model import CallStore, Message
+from inspector.model import CallStore, Message, RawRef
+from inspector.model.events import NO_EXTRA
 from inspector.sources.files import load
 
 
@@ -39,3 +41,28 @@ def test_the_calls_of_one_message_share_its_id(tmp_path: Path) -> None:
     load([str(write(tmp_path / "s.jsonl", [first, second]))], store)
     ids = [c.request.message_id for c in store.all_calls()]
     assert ids == ["msg_01", "msg_01"] and ids[0] is ids[1]
+
+
+def test_events_share_one_empty_extra_that_refuses_writes_and_say_their_line(tmp_path: Path) -> None:
+    records = [record("user", "look")]
+    records += call("toolu_01", "Read", {"file_path": "/w/a"}, content="a")
+    store = CallStore(keep_payloads=False)
+    path = write(tmp_path / "s.jsonl", records)
+    load([str(path)], store)
+    (one,) = store.all_calls()
+    message = next(item for item in store.items if isinstance(item, Message))
+    events = [one.request, one.results[0], message]
+    assert {id(event.extra) for event in events} == {id(NO_EXTRA)} and NO_EXTRA == {}
+    with pytest.raises(TypeError):
+        one.request.extra["note"] = "x"  # would reach every event: refused
+    with pytest.raises(TypeError):
+        one.results[0].extra.setdefault("note", "x")
+    assert NO_EXTRA == {} and {**one.request.extra, "a": 1} == {"a": 1}
+    lines = path.read_bytes().splitlines()
+    for event in events:  # the place is kept as a line number and said as before
+        assert event.raw is not None and event.raw.where.startswith("line ")
+        assert event.raw.read() == lines[int(event.raw.where.split()[1]) - 1]
+    assert message.raw is not None and message.raw.where == "line 1"
+    assert one.request.raw == RawRef(
+        str(path), "line 2", one.request.raw.offset, one.request.raw.length, None, "claude"
+    )

@@ -44,7 +44,7 @@ def _read_lines(path: str) -> Iterator[Event]:
     with open_binary(path) as fh:
         for number, line in enumerate(fh, start=1):
             length = len(line)
-            raw = RawRef(source=path, where=f"line {number}", offset=offset, length=length, protocol=NAME)
+            raw = RawRef(source=path, where=number, offset=offset, length=length, protocol=NAME)
             offset += length
             if line.strip():
                 yield from decode_line(line, raw)

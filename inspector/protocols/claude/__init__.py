@@ -300,7 +300,7 @@ def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[
                     stop -= 1
                 if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
                     continue
-                raw = RawRef(path, f"line {number}", offset, stop - start, None, NAME)
+                raw = RawRef(path, number, offset, stop - start, None, NAME)
                 if buf[stop - 1] == 125 and (skip_agents or buf.startswith(b'{"type":"', start, stop)):
                     # maybe a record skipped whole (_prefilter)
                     kind = _prefilter(buf, start, stop, skip_agents)

@@ -13,6 +13,7 @@ import inspector.protocols.claude.edits as claude_edits
 import inspector.protocols.claude.marks as claude_marks
 import inspector.protocols.common.values as _values
 from inspector.model.events import (
+    NO_EXTRA,
     Event,
     Malformed,
     Marker,
@@ -248,7 +249,7 @@ def _text(
             kind = "interrupt"
         elif text.startswith("<"):
             text = claude_commands.command_text(text) or text  # /context, not its markup
-    return Message(kind, text[:TEXT_LIMIT], group, ts, sender, raw, parent)
+    return Message(kind, text[:TEXT_LIMIT], group, ts, sender, raw, parent, NO_EXTRA)
 
 
 def _request(
@@ -296,6 +297,7 @@ def _request(
         parent_id=parent,
         summary=summarize(tool, params, cwd),
         message_id=message_id,
+        extra=NO_EXTRA,
     )
 
 
@@ -345,7 +347,9 @@ def _result(
         run = workflow_run(structured, block.get("content"))
         if run is not None:
             session.planner.link_run(run, call_id)
-    return Result(call_id, ended, group, content, code, message, ts, sender, raw, detail, diff, tool)
+    return Result(
+        call_id, ended, group, content, code, message, ts, sender, raw, detail, diff, tool, extra=NO_EXTRA
+    )
 
 
 def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
@@ -390,7 +394,7 @@ def _summary(record: dict[str, Any], raw: RawRef, session: ReadState) -> list[Ev
     text = record.get("summary")
     if not isinstance(text, str):
         return [bad(raw, "summary record without a string 'summary'")]
-    return [Message("summary", text[:TEXT_LIMIT], session.group, raw=raw)]
+    return [Message("summary", text[:TEXT_LIMIT], session.group, raw=raw, extra=NO_EXTRA)]
 
 
 def _system(record: dict[str, Any], raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
@@ -412,7 +416,14 @@ def _system(record: dict[str, Any], raw: RawRef, session: ReadState, source: Rec
     text = _ANSI.sub("", content[: TEXT_LIMIT * 2])[:TEXT_LIMIT]
     return [
         Message(
-            "system", text, _group(record, session), time_of(record.get("timestamp")), "system", raw, parent
+            "system",
+            text,
+            _group(record, session),
+            time_of(record.get("timestamp")),
+            "system",
+            raw,
+            parent,
+            NO_EXTRA,
         )
     ]
 

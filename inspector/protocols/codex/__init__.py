@@ -99,7 +99,7 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
                     continue  # a record that says nothing shown (most lines): no reference made for it
             elif error is not None and not text.strip():
                 continue  # a blank line
-            raw = RawRef(path, f"line {number}", start, _length(line), protocol=NAME)
+            raw = RawRef(path, number, start, _length(line), protocol=NAME)
             if error is not None or type(record) is not dict:
                 yield from _decoded(record, error, raw, state)
                 continue
