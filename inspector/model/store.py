@@ -14,6 +14,9 @@ MAX_GROUPS = 10_000
 
 Listener = Callable[[Item], None]
 
+_NO_IDS: dict[str, Call] = {}
+"""What a namespace without calls looks ids up in (only read)."""
+
 
 class CallStore:
     """Everything one session holds, in arrival order, with calls threaded by id.
@@ -29,7 +32,8 @@ class CallStore:
         self.keep_payloads = keep_payloads
         self.items: list[Item] = []
         self.calls: dict[tuple[str, str, str], Call] = {}
-        self._by_id: dict[tuple[str, str], Call] = {}
+        self._by_id: dict[str, dict[str, Call]] = {}
+        """The first call of each id, per namespace (a dict per namespace, not a key tuple per call)."""
         self.orphans: list[OrphanResult] = []
         self.hold = HoldWindow()
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
@@ -107,7 +111,7 @@ class CallStore:
         return item
 
     def _place(self, item: Item, parent_id: str | None, ns: str) -> None:
-        parent = self._by_id.get((ns, parent_id)) if parent_id else None
+        parent = self._by_id.get(ns, _NO_IDS).get(parent_id) if parent_id else None
         if parent is not None:
             self._attach(parent, item)
         else:
@@ -116,7 +120,7 @@ class CallStore:
     def _adopt(self, event: Adopt, ns: str) -> Call | None:
         """Move a top-level call under its parent (both threaded already); None when one is unknown."""
         child = self.find(event.group, event.call_id, ns)
-        parent = self._by_id.get((ns, event.parent_id))
+        parent = self._by_id.get(ns, _NO_IDS).get(event.parent_id)
         if child is None or parent is None or child.parent is not None or child is parent:
             return None
         if any(node is child for node in parent.walk()) or any(node is parent for node in child.walk()):
@@ -161,7 +165,7 @@ class CallStore:
             )
         else:
             self.calls[key] = call
-            self._by_id.setdefault((ns, request.call_id), call)
+            self._by_id.setdefault(ns, {}).setdefault(request.call_id, call)
         if request.timeout_ms is not None and request.timeout_ms / 1000.0 > self.hold.seconds:
             self.hold.seconds = request.timeout_ms / 1000.0
         early = self._take_held(ns, request) if first is None else []
@@ -187,7 +191,7 @@ class CallStore:
         """A request whose results came first takes them; a top-level request also takes the first
         held result's row, a nested one goes under its parent and every held row leaves the list."""
         parent_id = call.request.parent_id
-        parent = self._by_id.get((ns, parent_id)) if parent_id else None
+        parent = self._by_id.get(ns, _NO_IDS).get(parent_id) if parent_id else None
         first = early[0]
         index = next((i for i, item in enumerate(self.items) if item is first), None)
         if parent is not None:
@@ -211,7 +215,7 @@ class CallStore:
         """
         call = self.calls.get((ns, group, call_id))
         if call is None and not group:
-            call = self._by_id.get((ns, call_id))
+            call = self._by_id.get(ns, _NO_IDS).get(call_id)
         return call
 
     def _add_result(self, result: Result, ns: str) -> Item:
@@ -226,7 +230,10 @@ class CallStore:
             self.items.append(orphan)
             self._held.setdefault((ns, result.call_id), []).append(orphan)
             return orphan
-        call.results.append(result)
+        if call.results:
+            call.results.append(result)
+        else:  # a list of one (an append would make room for four: 24 bytes more a call)
+            call.results = [result]
         return call
 
     def end(self) -> None:
