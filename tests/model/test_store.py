@@ -142,3 +142,20 @@ def test_a_top_level_request_after_its_results_takes_the_first_row_and_drops_the
     assert s.items[0] is call and second not in s.items and first not in s.items
     assert call.results == [first.result, second.result]
     assert s.removed_top == 1 and s.orphans == []
+
+
+def test_calls_are_found_by_namespace_group_and_id_and_a_repeated_id_keeps_the_first():
+    s = store()
+    a = s.ingest(make_request("x", group="conv1"))
+    b = s.ingest(make_request("x", group="conv2"))
+    c = s.ingest(make_request("x", group="conv1"), ns="file1")
+    again = s.ingest(make_request("x", group="conv1"))  # a duplicate: results go to the first
+    assert again.request.violation and again is not a
+    assert len(s.calls) == 3 and bool(s.calls)
+    assert dict(s.calls) == {("", "conv1", "x"): a, ("", "conv2", "x"): b, ("file1", "conv1", "x"): c}
+    assert s.calls[("file1", "conv1", "x")] is c and s.calls.get(("file1", "conv2", "x")) is None
+    assert ("", "conv2", "x") in s.calls and ("nope", "conv1", "x") not in s.calls
+    assert list(s.calls.values()) == [a, b, c]
+    s.ingest(make_result("x", group=""), ns="file1")  # no group: found by its id in its namespace
+    assert len(c.results) == 1 and not a.results and not b.results
+    assert not CallStore().calls and len(CallStore().calls) == 0
