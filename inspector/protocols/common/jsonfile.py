@@ -14,6 +14,17 @@ from inspector.userpath import open_binary
 
 # exact: an integer too long for Python stays its digits (model/values.py), never a ValueError
 _DECODER = _jsondeep.DECODER
+_decode: Callable[[bytes | memoryview], Any]
+try:  # what loads_json tries first (msgspec), called in the line loop; what it refuses goes to loads
+    from msgspec.json import Decoder as _Decoder
+
+    _decode = _Decoder().decode
+except ImportError:  # pragma: no cover
+
+    def _decode(data: bytes | memoryview) -> Any:
+        raise ValueError("no msgspec: loads reads every line")
+
+
 _WS = re.compile(r"[ \t\n\r]*")
 _WS_BYTES = re.compile(rb"[ \t\n\r]*")
 _BOM = b"\xef\xbb\xbf"
@@ -187,7 +198,7 @@ def read_chunks(path: str) -> Iterator[Chunk]:
         fh.seek(0)
         reason = loads(raw)[1]
         if reason is None:
-            yield from _lines(_file_lines(fh))
+            yield from _block_lines(fh)
             return
         data = fh.read()
     if _spans_lines(raw) or (reason == _DEEP and not data[offset + len(raw) :].strip()):
@@ -233,6 +244,76 @@ def _file_lines(fh: BinaryIO) -> Iterator[bytes | bytearray]:
         view.release()
         yield line if got == length else line[:got]
         del line
+
+
+BLOCK = 1 << 20
+"""A JSON Lines file is read in blocks of this size and cut into lines in C (``_block_lines``)."""
+
+
+def _block_lines(fh: BinaryIO) -> Iterator[Chunk]:
+    """The chunks of a JSON Lines file, as ``_lines(_file_lines(fh))`` gives them, read in blocks.
+
+    A block's newlines are found in C and a line that is a JSON value other than an array (nearly
+    every line) is decoded by msgspec from a view of the block (no copy of the line), its chunk made
+    here; any other line (blank, not JSON, an array, the first line: a byte-order mark) goes through
+    ``_line_chunks`` with its newline, as it did. A line of ``LONG_LINE`` bytes or more is read as
+    ``_file_lines`` reads it: whole, into a buffer of its own size (the huge record's path).
+    """
+    long_line = LONG_LINE
+    offset = 0  # where the block's first byte is in the file
+    number = 0
+    carry = b""  # the line the last block ended in the middle of
+    while True:
+        block = fh.read(BLOCK)
+        if not block:
+            break
+        data = carry + block if carry else block
+        del block
+        find = data.find
+        pos = 0
+        with memoryview(data) as view:
+            while (newline := find(b"\n", pos)) >= 0:
+                number += 1
+                if newline - pos < long_line and number > 1:
+                    try:
+                        value = _decode(view[pos:newline])
+                    except (ValueError, TypeError, RecursionError):
+                        pass  # _line_chunks says why, or reads what msgspec refuses
+                    else:
+                        if type(value) is not list:
+                            end = newline
+                            while end > pos and data[end - 1] == 13:  # carriage returns before it
+                                end -= 1
+                            yield Chunk(f"line {number}", offset + pos, end - pos, number, value)
+                            pos = newline + 1
+                            continue
+                line = (
+                    data[pos : newline + 1]
+                    if newline - pos < long_line
+                    else bytearray(view[pos : newline + 1])
+                )
+                yield from _line_of(line, offset + pos, number)
+                pos = newline + 1
+        offset += pos
+        carry = data[pos:]
+        del data
+        if len(carry) >= long_line:  # a long line: read whole on its own, then blocks again
+            fh.seek(offset)
+            long = next(_file_lines(fh))
+            number += 1
+            start, offset = offset, offset + len(long)  # before the read: a huge line's buffer is emptied
+            yield from _line_of(long, start, number)
+            del long
+            carry = b""
+    if carry:  # the last line, with no newline
+        yield from _line_of(carry, offset, number + 1)
+
+
+def _line_of(raw: bytes | bytearray, offset: int, number: int) -> Iterator[Chunk]:
+    """The chunks of one line at ``offset`` (``_lines`` for one line: the first one's byte-order mark)."""
+    if number == 1 and raw.startswith(_BOM):
+        offset, raw = offset + len(_BOM), raw[len(_BOM) :]
+    return _line_chunks(raw, offset, number)
 
 
 def _split_lines(data: bytes) -> Iterator[bytes]:
