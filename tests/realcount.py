@@ -18,7 +18,7 @@ Traps each format sets, and how they are met here:
   at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
   ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``). A
   subagent's calls are nested when a call's result names its ``agentId`` (or, for a workflow's agent, its
-  run: ``toolUseResult.runId``, the folder's name), its first message is a
+  run: ``toolUseResult.runId``, the folder's name, or ``Transcript dir: …/workflows/<run>`` in its text), its first message is a
   Task/Agent call's prompt (the call may have no result yet), or its ``.meta.json`` names the call
   (``toolUseId``, 2.1.2xx) or the ``name`` an Agent call gave it (an in-process teammate); they stand
   alone otherwise, as those of the 'Warmup' agents 2.1.x starts with a session do. A subagent file counted
@@ -166,6 +166,9 @@ def _claude_refusal(text: str) -> str | None:
     return None
 
 
+_TRANSCRIPT_DIR = re.compile(r"Transcript dir: \S*[/\\]workflows[/\\]([^/\\\s]+)")
+
+
 def count_claude(path: Path) -> Counts:
     counts = Counts("claude")
     calls: dict[str, None] = {}
@@ -187,6 +190,11 @@ def count_claude(path: Path) -> Counts:
                 started.add(result["agentId"])
             if isinstance(result, dict) and isinstance(result.get("runId"), str):
                 runs.add(result["runId"])
+            for block in _claude_blocks(record):  # the launch's text names the run's folder too
+                if block.get("type") == "tool_result":
+                    named = _TRANSCRIPT_DIR.search(_output_text(block.get("content")))
+                    if named:
+                        runs.add(named.group(1))
             for block in _claude_blocks(record):
                 given = block.get("input") if block.get("type") == "tool_use" else None
                 if block.get("name") in ("Task", "Agent") and isinstance(given, dict):

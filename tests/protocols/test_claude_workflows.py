@@ -60,3 +60,16 @@ def test_the_session_browser_counts_them_and_lists_only_the_session(tmp_path):
     [info] = find_sessions(str(tmp_path))
     assert info.path == str(path)
     assert info.tool_calls == wf.ALL_CALLS
+
+
+@pytest.mark.parametrize("result", ["full", "text"])
+def test_the_independent_count_nests_a_runs_agents_as_the_inspector_does(tmp_path, result):
+    """tests/realcount.py nests a run's agents under the call whose result names the run
+    (``toolUseResult.runId``): it said 0 nested of a real 2.1.167 session's 231 workflow calls."""
+    from realcount import count
+
+    path = wf.session(tmp_path, result)
+    counted = count(path)
+    store = loaded(path)
+    nested = sum(1 for c in store.all_calls() if c.parent is not None)
+    assert counted.calls == wf.ALL_CALLS and counted.nested == nested
