@@ -149,6 +149,19 @@ class CallStore:
         self._changed(item)
         return item
 
+    def withdraw(self, malformed: list[Malformed]) -> None:
+        """Take top-level malformed records out again (a file's unfinished last line, read before the
+        rest of it was written: following it reads the whole line when it ends)."""
+        gone = {id(item) for item in malformed}
+        kept = [item for item in self.items if id(item) not in gone]
+        removed = len(self.items) - len(kept)
+        if not removed:
+            return
+        self.items = kept
+        self.malformed = [item for item in self.malformed if id(item) not in gone]
+        self.removed_top += removed
+        self._changed(malformed[0])
+
     def _place(self, item: Item, parent_id: str | None, ns: str) -> None:
         parent = self._by_id.get(ns, _NO_IDS).get(parent_id) if parent_id else None
         if parent is not None:

@@ -159,6 +159,7 @@ class FileSource(Source):
                 on_problem(path, why)
 
         try:
+            await self._take_back_torn(opened)
             tail = await asyncio.to_thread(
                 FileTail.at_offset if opened.reached >= 0 else FileTail.at_end,
                 *((path, opened.reached) if opened.reached >= 0 else (path,)),
@@ -184,6 +185,20 @@ class FileSource(Source):
             self._tails.remove(tail)
             self._watchers.remove(watcher)
             self.problems.pop(path, None)
+
+    async def _take_back_torn(self, opened: Opened) -> None:
+        """A last line the load found unfinished (no newline yet) and could not read: its malformed
+        records are taken back and the follow starts at that line, read whole once it ends (its call
+        was lost, and the rest of the line was read as a line of its own)."""
+        torn, opened.torn = opened.torn, []
+        if not torn or opened.reached < 0:
+            return
+        first = min(m.raw.offset for m in torn if m.raw is not None)
+        start = await asyncio.to_thread(FileTail.unfinished_line, opened.path, first)
+        if start < 0 or start > first:
+            return
+        self.store.withdraw([m for m in torn if m.raw is not None and m.raw.offset >= start])
+        opened.reached = start
 
     async def follow_folders(
         self,

@@ -8,7 +8,7 @@ import sys
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from inspector import protocols
 from inspector.model import CallStore, Malformed
@@ -46,6 +46,9 @@ class Opened:
     ns: str
     size: int
     reached: int = -1  # where the load's last record ended: a follow starts there, missing nothing
+    torn: list[Malformed] = field(default_factory=list)
+    """The malformed records the load made of what came after its last good record (maybe a last line
+    not written whole yet: a follow takes them back and reads that line when it ends)."""
     in_folder: bool = False  # found in a folder: a read that fails costs this file, not the others
 
 
@@ -232,14 +235,19 @@ def _read_into(
         infos.append(info)
         reached = count = 0
         path, ns, ingest = item.path, item.ns, store.ingest
+        torn: list[Malformed] = []
         for count, event in enumerate(_events(item, reader), 1):
             ingest(event, ns)
             raw = getattr(event, "raw", None)
             if raw is not None and raw.offset + raw.length > reached:
                 if raw.offset >= 0 and raw.source == path:
                     reached = raw.offset + raw.length
+                    if type(event) is not Malformed:
+                        torn.clear()
             if isinstance(event, Malformed):
                 info.malformed += 1
+                if raw is not None and raw.source == path and raw.offset >= 0:
+                    torn.append(event)
             if count & 63 == 0:
                 info.events = count
                 if cancelled():
@@ -253,6 +261,7 @@ def _read_into(
                     next_breath = clock() + breathe
         info.events = count
         item.reached = reached
+        item.torn = [m for m in torn if m.raw is not None and m.raw.offset + m.raw.length >= reached]
         events += info.events
         done_before += item.size
     if progress is not None:

@@ -102,6 +102,27 @@ class FileTail:
                 position += len(chunk)
         return cls(path, offset, lines, ident)
 
+    @staticmethod
+    def unfinished_line(path: str, start: int) -> int:
+        """Where the file's last line begins when it is not finished (no newline ends the file) and
+        begins at or after ``start``; -1 otherwise (read backwards from the end, a block at a time)."""
+        with open_binary(path) as fh:
+            end = fh.seek(0, os.SEEK_END)
+            if end <= start:
+                return -1
+            fh.seek(end - 1)
+            if fh.read(1) == b"\n":
+                return -1
+            at = end
+            while at > start:
+                size = min(1 << 20, at - start)
+                fh.seek(at - size)
+                newline = fh.read(size).rfind(b"\n")
+                if newline >= 0:
+                    return at - size + newline + 1
+                at -= size
+            return start
+
     @classmethod
     def at_offset(cls, path: str, offset: int) -> FileTail:
         """A tail that starts at byte ``offset`` (where a load stopped), numbering lines from there."""

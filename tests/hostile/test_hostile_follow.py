@@ -231,3 +231,52 @@ async def test_q_quits_at_once_whatever_the_followed_file_became(tmp_path, chang
 
     took = await asyncio.wait_for(drive(), 60)
     assert took < 5, took  # the issue asks for a second; this bounds a hang, the bench measures
+
+
+# -- a file that ends in a line not written whole yet ---------------------------------------------------
+LINE_KINDS = ("claude", "recording", "alicia-json", "alicia-hex", "rap", "lmkit", "codex", "gemini", "otlp")
+
+
+def _at(record, path):
+    for key in path:
+        record = record[key]
+    return record
+
+
+@pytest.mark.parametrize("kind", LINE_KINDS)
+async def test_a_last_line_not_written_whole_is_read_once_it_ends(tmp_path, kind):
+    """A session whose last line is still being written when it is opened (cut inside a character of
+    two bytes, or inside the line), then followed: once the line ends, its record is read whole, as
+    the file read at once reads it; the load's malformed record of the unfinished line is taken back.
+    The line's call was lost, its end read as a line of its own, and two malformed records stayed."""
+    import hostile_gen as gen
+
+    base = gen.BASES[kind][1]()
+    records = [r for _, r in base]
+    last = base[-1][1]
+    texts = [p for p in gen.paths_of(last, deepest=12) if isinstance(_at(last, p), str)]
+    records[-1] = gen.replaced(last, texts[-1], _at(last, texts[-1]) + "é") if kind != "alicia-hex" else last
+    whole = gen.write_case(tmp_path, kind, records, "whole")
+    data = whole.read_bytes()
+    at = data.find("é".encode())
+    cut = at + 1 if at >= 0 else data.rindex(b"\n", 0, len(data) - 1) + 7
+    path = tmp_path / ("growing" + whole.name.removeprefix("whole"))
+    path.write_bytes(data[:cut])
+    forced = gen.FORCED.get(kind)
+    expected = FileSource(open_paths([str(whole)], forced))
+    expected.load(lambda progress: None)
+    files = FileSource(open_paths([str(path)], forced))
+    files.load(lambda progress: None)
+    task = asyncio.create_task(files.follow(files.opened[0], lambda p: None))
+    await until(lambda: files._tails)
+    with path.open("ab") as fh:
+        fh.write(data[cut:])
+
+    def read_alike() -> bool:
+        return [(c.call_id, len(c.results)) for c in files.store.all_calls()] == [
+            (c.call_id, len(c.results)) for c in expected.store.all_calls()
+        ]
+
+    await until(read_alike)
+    await stop(task)
+    assert [m.reason for m in files.store.malformed] == [m.reason for m in expected.store.malformed]
