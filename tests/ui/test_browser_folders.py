@@ -49,8 +49,8 @@ async def test_subagents_whose_session_is_missing_are_a_row_that_opens_them(tmp_
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, BrowserScreen)
         assert await wait_for(pilot, lambda: len(app.screen.sessions) == 2)
-        text = screen_text(app)
-        assert "subagents of session" in text  # the column is narrow on the test's screen
+        # the column is narrow on the test's screen; the rows are drawn on a refresh after the listing
+        assert await wait_for(pilot, lambda: "subagents of session" in screen_text(app))
         [row] = [info for info in app.screen.sessions if info.tool_calls == 7]
         assert ORPHANED in row.title and "missing" in row.title and row is app.screen.sessions[0]
         await pilot.press("enter")
@@ -105,7 +105,7 @@ async def test_2_0_subagent_files_whose_session_is_missing_are_a_row_that_opens_
         assert await wait_for(pilot, lambda: len(app.screen.sessions) == 2)
         row = app.screen.sessions[0]
         assert row.tool_calls == 3 and GONE_1 in row.title and "missing" in row.title
-        assert "subagent file" in screen_text(app)
+        assert await wait_for(pilot, lambda: "subagent file" in screen_text(app))
         await pilot.press("enter")
         assert await wait_for(pilot, lambda: isinstance(app.screen, MainScreen))
         assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
