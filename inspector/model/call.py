@@ -134,6 +134,21 @@ class Call:
         first = self.result
         return bool(first and first.has_diff)
 
+    def figures(self, now: float | None = None) -> tuple[State, float | None, bool, bool]:
+        """``(state(now), latency_ms, has_diff, late)`` in one go, for a pass over every call of a session
+        (stats): the deciding result and the request looked up once, the same rules as each alone."""
+        request = self.request
+        results = self.results
+        if not results:
+            return self.state(now), None, False, False
+        first = results[0]
+        ended, started = first.ts, request.ts
+        latency = None if ended is None or started is None or ended < started else (ended - started) * 1000.0
+        late = False
+        if ended is not None and request.timeout_ms is not None and started is not None:
+            late = ended > request.deadline  # type: ignore[operator] # a timeout and a time: a deadline
+        return OUTCOME_STATE[first.outcome], latency, bool(first.has_diff), late
+
     def walk(self) -> Iterator[Call]:
         """Yield this call and every call nested under it, depth first."""
         yield self

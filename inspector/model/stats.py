@@ -49,24 +49,24 @@ def session_figures(
         calls += 1
         if call.parent is None:
             top_level += 1
-        state = call.state(now)
+        state, latency, diff, overdue = call.figures(now)
         states[state.value] += 1
-        tool = call.tool
+        request = call.request
+        tool = request.tool
         figures = by_tool.get(tool)
         if figures is None:
             figures = by_tool[tool] = ToolFigures(tool)
         figures.count += 1
         if state in FAILED_STATES:
             figures.failures += 1
-        if call.has_diff:
+        if diff:
             with_diff += 1
-        if call.late:
+        if overdue:
             late += 1
-        if call.request.violation:
+        if request.violation:
             violations += 1
-        if call.awaits_client_answer:
+        if request.executor is not None and call.awaits_client_answer:
             unanswered_client += 1
-        latency = call.latency_ms
         if latency is not None and latency >= 0:
             latencies.append(latency)
             figures.latencies.append(latency)

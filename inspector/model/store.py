@@ -53,6 +53,12 @@ class CallsByKey(Mapping[tuple[str, str, str], Call]):
     def __len__(self) -> int:
         return self._count
 
+    def each(self) -> Iterator[Call]:
+        """Every call kept (``values()`` builds each key and looks it up again)."""
+        for groups in self._groups.values():
+            for calls in groups.values():
+                yield from calls.values()
+
 
 _NO_GROUPS: dict[str, dict[str, Call]] = {}
 
@@ -304,4 +310,5 @@ class CallStore:
 
     @property
     def duplicate_results(self) -> int:
-        return sum(call.duplicates for call in self.calls.values())
+        # Call.duplicates of each call, without a call of it for every call (stats reads this of a whole file)
+        return sum(len(results) - 1 for results in [call.results for call in self.calls.each()] if results)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from bisect import bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
@@ -27,11 +28,8 @@ def nearest_rank(sorted_values: list[float], fraction: float) -> float | None:
 
 
 def bucket_of(latency_ms: float) -> int:
-    """The histogram bucket of one latency."""
-    for index, edge in enumerate(BUCKET_EDGES_MS):
-        if latency_ms < edge:
-            return index
-    return len(BUCKET_EDGES_MS)
+    """The histogram bucket of one latency: the first whose upper edge is above it (the last for NaN)."""
+    return bisect_right(BUCKET_EDGES_MS, latency_ms)
 
 
 def sparkline(counts: list[int]) -> str:

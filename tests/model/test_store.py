@@ -159,3 +159,36 @@ def test_calls_are_found_by_namespace_group_and_id_and_a_repeated_id_keeps_the_f
     s.ingest(make_result("x", group=""), ns="file1")  # no group: found by its id in its namespace
     assert len(c.results) == 1 and not a.results and not b.results
     assert not CallStore().calls and len(CallStore().calls) == 0
+
+
+def test_a_calls_figures_are_its_state_latency_diff_and_lateness():
+    """Call.figures (what stats reads of every call in one go) says what state, latency_ms, has_diff and
+    late say one by one, for calls unanswered, overdue, answered in time, late, without a time or a
+    timeout, answered before they were asked, with a diff, in every outcome, and answered twice."""
+    import itertools
+
+    from inspector.model import Call
+
+    checked = 0
+    for ts, timeout, answer, outcome, diff, twice in itertools.product(
+        (1000.0, None),
+        (5000, None),
+        (None, 999.0, 1001.0, 1005.0, 1010.0, "none"),
+        list(Outcome),
+        (False, True),
+        (0, 1),
+    ):
+        call = Call(make_request("c", ts=ts if ts is not None else 0.0, timeout_ms=timeout))
+        if ts is None:
+            call.request.ts = None
+        if answer is not None:
+            for _ in range(1 + twice):
+                result = make_result("c", outcome, ts=answer if answer != "none" else 0.0)
+                if answer == "none":
+                    result.ts = None
+                result.has_diff = diff
+                call.results.append(result)
+        for now in (None, 1002.0, 1006.0):
+            assert call.figures(now) == (call.state(now), call.latency_ms, call.has_diff, call.late)
+            checked += 1
+    assert checked > 500
