@@ -66,6 +66,7 @@ async def test_an_empty_folder_says_so_and_shows_how_to_open_a_file_or_join_a_ro
     app = browser_app(tmp_path)
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_for(pilot, lambda: app.screen.has_class("-empty"))
+        assert await wait_for(pilot, lambda: "No sessions under" in screen_text(app))  # drawn, not only set
         text = screen_text(app)
         assert f"No sessions under {tmp_path}" in text
         assert f"Claude Code sessions in {tmp_path}" in text  # it exists

@@ -37,6 +37,7 @@ async def test_two_files_open_side_by_side_with_a_source_column():
     app = file_app([SAMPLES / "rap.jsonl", SAMPLES / "lmkit.jsonl"])
     async with app.run_test(size=SIZE) as pilot:
         assert await wait_for(pilot, lambda: not app.screen.has_class("-loading"))
+        assert await wait_for(pilot, lambda: "get_weather" in screen_text(app))  # the list drawn on its beat
         text = screen_text(app)
         assert any("rap.jsonl" in line and "edit_file" in line for line in text.splitlines())
         assert any("lmkit.jsonl" in line and "get_weather" in line for line in text.splitlines())

@@ -31,6 +31,7 @@ async def test_a_filter_matching_only_a_nested_call_unfolds_its_parent():
         assert "▸ Task" in screen_text(app)
         await pilot.press("slash", *"tool:Read", "enter")
         assert await wait_for(pilot, lambda: tools(app) == ["Task", "Read"])
+        assert await wait_for(pilot, lambda: "▾ Task" in screen_text(app))  # the list drawn on its beat
         text = screen_text(app)
         assert "▾ Task" in text and "▸ Task" not in text
         view = app.screen.query_one(CallList).view
@@ -39,7 +40,7 @@ async def test_a_filter_matching_only_a_nested_call_unfolds_its_parent():
         )
         await pilot.press("slash", "ctrl+u", "enter")  # the filter cleared: the fold the user made is back
         assert await wait_for(pilot, lambda: "Read" not in tools(app) and "Task" in tools(app))
-        assert "▸ Task" in screen_text(app)
+        assert await wait_for(pilot, lambda: "▸ Task" in screen_text(app))
 
 
 async def test_a_parent_that_matches_itself_stays_folded():
