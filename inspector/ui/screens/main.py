@@ -1,4 +1,10 @@
-"""The main screen: the call list over the detail pane; it shows a Source, the presenter keeps it current."""
+"""The main screen: it shows a Source, the presenter keeps it current.
+
+It composes the filter bar, the calls pane (list, timeline, figures), the load's progress bar, the detail,
+the replay bar, the status bar and the keys; each widget handles what it owns, and the screen keeps what
+crosses them: the source's lifecycle (read, follow, replay's store, live state), the store's changes
+flushed to the widgets, the status line, the focus, and its keys passed on to their widgets.
+"""
 
 from __future__ import annotations
 
@@ -11,7 +17,7 @@ from textual.actions import SkipAction
 from textual.app import ComposeResult
 from textual.screen import Screen
 from textual.timer import Timer
-from textual.widgets import Input, ProgressBar
+from textual.widgets import Input
 from textual.worker import Worker, WorkerState
 
 from inspector.model import CallStore
@@ -25,7 +31,7 @@ from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.calls_out import CallsOut
 from inspector.ui.host import host_of
-from inspector.ui.presenter import LOADING_REPAINT, MainPresenter
+from inspector.ui.presenter import MainPresenter
 from inspector.ui.screens.main_messages import (
     CallsChanged,
     LoadProgress,
@@ -37,6 +43,7 @@ from inspector.ui.widgets.calls_pane import CallsPane
 from inspector.ui.widgets.detail import DetailPane
 from inspector.ui.widgets.filter_bar import FilterBar
 from inspector.ui.widgets.footer import SteadyFooter
+from inspector.ui.widgets.loading_bar import LoadingBar
 from inspector.ui.widgets.replay_bar import ReplayBar
 from inspector.ui.widgets.status_bar import StatusBar
 
@@ -84,14 +91,13 @@ class MainScreen(Screen[None]):
         self._source_stop = asyncio.Event()  # set when the screen goes: a live source stops rejoining
         self._warned = ""  # the source warning last told in a notice
         self._flush_timer: Timer | None = None
-        self._progress_drawn = float("-inf")  # when the load's progress was last drawn (monotonic)
         self._otlp: Any = None  # the --otlp stream of the files' calls
 
     # -- layout ----------------------------------------------------------------------------------
     def compose(self) -> ComposeResult:
         yield FilterBar(self._payloads, placeholder=FILTER_HINT, id="filter-bar")
         yield CallsPane(self.view, sources=self.sources, filtering=self._show_filtering, id="calls-pane")
-        yield ProgressBar(total=100, show_eta=False, id="loading")
+        yield LoadingBar(id="loading")
         yield DetailPane(id="detail")
         yield ReplayBar(self.replaying, id="position")
         yield StatusBar(id="status")
@@ -258,9 +264,7 @@ class MainScreen(Screen[None]):
     def on_load_progress(self, message: LoadProgress) -> None:
         progress = message.progress
         self.presenter.load_progress = None if progress.finished else progress
-        if not progress.finished and (
-            self._flush_timer is not None or time.monotonic() - self._progress_drawn < LOADING_REPAINT
-        ):
+        if not progress.finished and (self._flush_timer is not None or self.loading_bar.drawn_lately):
             return  # drawn with the list's flush, due soon, or by a later report: one frame, not two
         self._draw_progress()
         if progress.finished:
@@ -276,13 +280,13 @@ class MainScreen(Screen[None]):
         for bar in self.query("#loading"):  # the one rule that reads the class: main.tcss
             bar.update_node_styles()
 
+    @property
+    def loading_bar(self) -> LoadingBar:
+        return self.query_one(LoadingBar)
+
     def _draw_progress(self) -> None:
         """The progress bar at the load's last report (the status bar's share is drawn with it)."""
-        progress = self.presenter.load_progress
-        self._progress_drawn = time.monotonic()
-        self.query_one("#loading", ProgressBar).update(
-            progress=100 if progress is None else progress.fraction * 100
-        )
+        self.loading_bar.draw(self.presenter.load_progress)
 
     def _loaded(self) -> None:
         if self._flush_timer is not None:

@@ -93,11 +93,6 @@ class CallsPane(Vertical):
         return self.query_one("#timeline", Timeline)
 
     @property
-    def shown(self) -> CallList:
-        """The view the person moves in: the timeline when only it shows, else the list."""
-        return self.timeline if self.area == "timeline" else self.call_list
-
-    @property
     def fast_ticks(self) -> bool:
         """True while a visible countdown is in its last seconds."""
         return any(view.fast_ticks for view in self._views())
