@@ -70,7 +70,13 @@ def open_paths(
     expanded = expand_folders(paths, notes)
     named = set(paths)
     found = []
+    seen: dict[tuple[int, int], str] = {}
     for path in expanded:
+        same = _seen_before(path, seen)
+        if same is not None:  # a file named twice (a link, a folder and a file in it): read once
+            if notes is not None:
+                notes.append(f"{path} is {same} again: read once")
+            continue
         try:
             found.append((path, resolve_format(path, forced)))
         except UnusableInput as exc:
@@ -88,6 +94,19 @@ def open_paths(
         ns = str(index) if len(found) > 1 else ""
         opened.append(Opened(path, fmt, ns, size, in_folder=path not in named))
     return opened
+
+
+def _seen_before(path: str, seen: dict[tuple[int, int], str]) -> str | None:
+    """The path named before that is the same file as ``path`` (None: the first time, or no file)."""
+    try:
+        info = os.stat(path)
+    except OSError:
+        return None
+    key = (info.st_dev, info.st_ino)
+    if key in seen:
+        return seen[key]
+    seen[key] = path
+    return None
 
 
 def source_labels(paths: list[str]) -> dict[str, str]:

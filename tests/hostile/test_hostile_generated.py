@@ -380,3 +380,29 @@ def test_a_time_that_is_no_time_never_makes_an_ended_call_pending_or_a_negative_
                 tried += 1
                 CASES["count"] += 1
     assert tried or kind in ("lmkit", "rap", "alicia-json", "alicia-hex", "alicia-msgpack"), kind
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_a_file_named_twice_is_read_once(tmp_path, kind):
+    """The same session named twice, through a symlink, or as a path beside its folder: each call once,
+    and a note says which path was the same file (RAP, LM-Kit, OTLP, Gemini, recordings and Alicia files
+    showed every call twice)."""
+    from inspector.model import CallStore
+    from inspector.sources.files import load
+
+    forced = gen.FORCED.get(kind)
+    folder = tmp_path / "s"
+    folder.mkdir()
+    good, _ = gen.good_file(folder, kind)
+    link = tmp_path / ("link-" + good.name)
+    link.symlink_to(good)
+    once = CallStore()
+    load([str(good)], once, forced)
+    ways = [[str(good), str(good)], [str(good), str(link)], [str(link), str(folder / ".." / "s" / good.name)]]
+    if forced is None and kind != "gemini_telemetry":  # a folder opens the sessions it holds
+        ways.append([str(folder), str(good)])
+    for paths in ways:
+        store, notes = CallStore(), []
+        load(paths, store, forced, notes=notes)
+        assert store.call_count == once.call_count, (kind, paths)
+        assert len(notes) == 1 and "again: read once" in notes[0], (kind, paths, notes)
