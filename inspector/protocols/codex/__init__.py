@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable, Iterator
-from typing import Any
+from typing import Any, BinaryIO
 
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
@@ -55,14 +55,14 @@ _ITEM_KINDS = frozenset((*_CALLS, *_OUTPUTS, "web_search_call", *_HOSTED, "messa
 
 _FOLLOWED: dict[str, State] = {}
 
-_decode: Callable[[bytes], Any]
+_decode: Callable[[bytes | memoryview], Any]
 try:  # the parser loads_json tries first (msgspec); what it refuses goes through loads_json
     from msgspec.json import Decoder as _Decoder
 
     _decode = _Decoder().decode
 except ImportError:  # pragma: no cover
 
-    def _decode(data: bytes) -> Any:
+    def _decode(data: bytes | memoryview) -> Any:
         raise ValueError("no msgspec: loads_json reads every line")
 
 
@@ -81,34 +81,44 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
     when it is shown."""
     seen = {os.path.abspath(path)} if seen is None else seen
     state = State(details=details)
-    offset = 0
+    number = 0
     with open_binary(path) as fh:
-        for number, line in enumerate(fh, 1):
-            start = offset
-            offset += len(line)
-            text = line.lstrip(_BOM) if line.startswith(_BOM) else line
-            try:  # what loads_json does first, without its call: most lines are read here
-                record, error = _decode(text), None
-            except (ValueError, TypeError, RecursionError):
-                if not text.strip():
-                    continue  # a blank line (the stdlib parser's error path cost 12 us each)
-                record, error, note = values.loads_noted(text)  # exact integers, valid text
-                if note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the record kept
-                    bad = RawRef(path, f"line {number}", start, _length(line), protocol=NAME)
-                    yield Malformed(bad.where, note, source=path, raw=bad)
-            if type(record) is dict:
-                if _quiet(record):
-                    continue  # a record that says nothing shown (most lines): no reference made for it
-            elif error is not None and not text.strip():
-                continue  # a blank line
-            raw = RawRef(path, number, start, _length(line), protocol=NAME)
-            if error is not None or type(record) is not dict:
-                yield from _decoded(record, error, raw, state)
-                continue
-            try:  # what _decoded does for a JSON object, one generator less
-                yield from _record(record, raw, state)
-            except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
-                yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
+        for base, block in _blocks(fh):
+            find, size, pos = block.find, len(block), 0
+            with memoryview(block) as view:
+                while pos < size:  # each line of the block: decoded from a view of it, no copy
+                    newline = find(b"\n", pos)
+                    start = pos
+                    pos = size if newline < 0 else newline + 1
+                    number += 1
+                    if block.startswith(_BOM, start):
+                        text: bytes | memoryview = bytes(view[start:pos]).lstrip(_BOM)
+                    else:
+                        text = view[start:pos]
+                    try:  # what loads_json does first, without its call: most lines are read here
+                        record, error = _decode(text), None
+                    except (ValueError, TypeError, RecursionError):
+                        if not bytes(text).strip():
+                            continue  # a blank line (the stdlib parser's error path cost 12 us each)
+                        record, error, note = values.loads_noted(text)  # exact integers, valid text
+                        if note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the record kept
+                            length = _line_end(block, start, pos) - start
+                            bad = RawRef(path, f"line {number}", base + start, length, protocol=NAME)
+                            yield Malformed(bad.where, note, source=path, raw=bad)
+                    if type(record) is dict:
+                        if _quiet(record):
+                            continue  # a record that says nothing shown (most lines): no reference made
+                    elif error is not None and not bytes(text).strip():
+                        continue  # a blank line
+                    length = _line_end(block, start, pos) - start
+                    raw = RawRef(path, number, base + start, length, protocol=NAME)
+                    if error is not None or type(record) is not dict:
+                        yield from _decoded(record, error, raw, state)
+                        continue
+                    try:  # what _decoded does for a JSON object, one generator less
+                        yield from _record(record, raw, state)
+                    except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
+                        yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
     yield from unanswered_ends(state)
     yield from _searched(state, last=True)
     yield from _cancel_aborted(state)
@@ -117,12 +127,27 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
     yield from nested(path, state.children, nested_read, seen)
 
 
-def _length(line: bytes) -> int:
-    """``len(line.rstrip(b"\\r\\n"))`` without a copy of the line (it ends with one newline, or none)."""
-    size = len(line) - 1 if line.endswith(b"\n") else len(line)
-    if size and line[size - 1] == 13:  # a carriage return before it: rstrip takes every one
-        return len(line.rstrip(b"\r\n"))
-    return size
+BLOCK = 1 << 20
+"""A rollout is read in blocks of about this size, each ending at the end of a line."""
+
+
+def _line_end(block: bytes, start: int, stop: int) -> int:
+    """Where the line ``block[start:stop]`` (ended by one newline, or none) ends without its newline and
+    the carriage returns before it (a line's length, without a copy of it)."""
+    end = stop - 1 if stop > start and block[stop - 1] == 10 else stop
+    while end > start and block[end - 1] == 13:
+        end -= 1
+    return end
+
+
+def _blocks(fh: BinaryIO) -> Iterator[tuple[int, bytes]]:
+    """``(offset, block)``: the file in blocks of whole lines (a block is completed to its line's end)."""
+    offset = 0
+    while block := fh.read(BLOCK):
+        if not block.endswith(b"\n"):
+            block += fh.readline()  # the rest of the block's last line (the last line of the file: none)
+        yield offset, block
+        offset += len(block)
 
 
 def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:
