@@ -406,3 +406,32 @@ def test_a_file_named_twice_is_read_once(tmp_path, kind):
         load(paths, store, forced, notes=notes)
         assert store.call_count == once.call_count, (kind, paths)
         assert len(notes) == 1 and "again: read once" in notes[0], (kind, paths, notes)
+
+
+WRONG_IDS = [7, 12345678901234567890123, 1.5, True, None, "", {"a": 1}, ["k1"], "x" * 100_000]
+
+
+@pytest.mark.parametrize("kind", sorted(gen.BASES))
+def test_an_id_of_any_kind_is_read_or_said_never_dropped(tmp_path, kind):
+    """A call whose id (in its request and its result alike) is a number, a huge number, empty, an
+    object, an array, null or 100 KB of text: the call is read under some id, or a malformed record says
+    why it is not; the other calls are read. A Gemini CLI call whose id was not a string vanished
+    without a word."""
+    from inspector.model import CallStore
+    from inspector.sources.files import load
+
+    forced = gen.FORCED.get(kind)
+    base = gen.BASES[kind][1]()
+    for new in WRONG_IDS:
+        records = [
+            json.loads(json.dumps(record).replace('"k1"', json.dumps(new))) if call_id == "k1" else record
+            for call_id, record in base
+        ]
+        path = gen.write_case(tmp_path, kind, records, "ids")
+        store = CallStore()
+        load([str(path)], store, forced)
+        others = [c for c in store.all_calls() if c.call_id in ("k2", "k3")]
+        assert len(others) == 2, (kind, new)
+        kept = [c for c in store.all_calls() if c.call_id not in ("k2", "k3")]
+        assert kept or store.malformed, (kind, repr(new)[:40])
+        CASES["count"] += 1

@@ -67,7 +67,9 @@ def request_of(
     call_id = entry.get("id")
     name = entry.get("name")
     if not isinstance(call_id, str) or not call_id:
-        if (function_response(entry) if response is _UNREAD else response) is not None:
+        if response is _UNREAD:
+            response = function_response(entry)
+        if response is not None and call_id_of(entry, response):
             return None  # a result without its call: shown as an orphan
         return Malformed(raw.where, "a tool call without a string 'id'", source=raw.source, raw=raw)
     if not isinstance(name, str) or not name:
