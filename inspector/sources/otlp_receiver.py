@@ -20,7 +20,7 @@ from typing import IO, Any
 
 from inspector.model import CallStore
 from inspector.model.events import Malformed, RawRef, noted
-from inspector.model.values import dumps_json, loads_noted
+from inspector.model.values import dumps_json, loads_noted, text_noted
 from inspector.protocols import otlp
 from inspector.sources.base import Source, SourceStatus
 
@@ -53,13 +53,93 @@ def body_json(signal: str, body: bytes, content_type: str) -> tuple[dict[str, An
             "protobuf bodies need the otlp extra: pip install 'toolcall-inspector[otlp]'"
         ) from None
     message: Any = ExportTraceServiceRequest() if signal == "traces" else ExportLogsServiceRequest()
+    note = None
     try:
         message.ParseFromString(body)
     except (DecodeError, RecursionError) as exc:
-        raise BodyError(f"not an OTLP {signal} protobuf: {exc}") from None
+        try:  # a string that is not UTF-8 (a JS exporter writes a lone surrogate as three bytes)
+            repaired, changed = _valid_strings(body, message.DESCRIPTOR)
+            if not changed:
+                raise ValueError("no string to repair")
+            message.ParseFromString(repaired)
+        except (DecodeError, RecursionError, ValueError):
+            raise BodyError(f"not an OTLP {signal} protobuf: {exc}") from None
+        note = "held strings that are not UTF-8: read with U+FFFD in place of each bad byte"
     value = MessageToDict(message)
     _hex_ids(value)
-    return value, None
+    return value, note
+
+
+_MAX_DEPTH = 100  # as deep as the protobuf runtime itself reads
+
+
+def _varint(data: bytes, at: int) -> tuple[int, int]:
+    value = shift = 0
+    while True:
+        if at >= len(data) or shift > 63:
+            raise ValueError("a varint cut short or too long")
+        byte = data[at]
+        at += 1
+        value |= (byte & 0x7F) << shift
+        if byte < 0x80:
+            return value, at
+        shift += 7
+
+
+def _varint_bytes(value: int) -> bytes:
+    out = bytearray()
+    while value >= 0x80:
+        out.append(value & 0x7F | 0x80)
+        value >>= 7
+    out.append(value)
+    return bytes(out)
+
+
+def _valid_strings(data: bytes, descriptor: Any, depth: int = 0) -> tuple[bytes, bool]:
+    """``data`` (a protobuf message of type ``descriptor``) with every string field made valid UTF-8
+    (U+FFFD for each bad byte, as every reader reads bytes), and whether one changed; raises ValueError
+    for what is not a message of that shape. The protobuf runtime refuses a whole request for one such
+    string: a batch of spans was lost for one tool's output."""
+    if depth > _MAX_DEPTH:
+        raise ValueError("nested too deeply")
+    fields = descriptor.fields_by_number
+    out = bytearray()
+    changed = False
+    at = 0
+    while at < len(data):
+        start = at
+        key, at = _varint(data, at)
+        key_end = at
+        wire = key & 7
+        if wire == 0:
+            _, at = _varint(data, at)
+        elif wire in (1, 5):
+            at += 8 if wire == 1 else 4
+        elif wire == 2:
+            length, body = _varint(data, at)
+            at = body + length
+            field = fields.get(key >> 3)
+            if at > len(data) or field is None or field.type not in (field.TYPE_STRING, field.TYPE_MESSAGE):
+                pass
+            elif field.type == field.TYPE_STRING:
+                text, bad = text_noted(data[body:at])
+                if bad is not None:
+                    fixed = text.encode("utf-8")
+                    out += data[start:key_end] + _varint_bytes(len(fixed)) + fixed
+                    changed = True
+                    continue
+            else:
+                inner, inner_changed = _valid_strings(data[body:at], field.message_type, depth + 1)
+                if inner_changed:
+                    out += data[start:key_end] + _varint_bytes(len(inner)) + inner
+                    changed = True
+                    continue
+        else:
+            raise ValueError(f"wire type {wire}")
+        if at > len(data):
+            raise ValueError("a field cut short")
+        out += data[start:at]
+    return bytes(out), changed
 
 
 def _hex_ids(value: dict[str, Any]) -> None:

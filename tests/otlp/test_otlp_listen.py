@@ -111,9 +111,9 @@ async def test_json_and_gzip_bodies_and_what_is_refused() -> None:
         await source.stop()
 
 
-async def test_a_json_body_with_bytes_not_utf8_is_taken_and_said() -> None:
-    """A JSON body whose strings hold bytes that are not UTF-8: read with U+FFFD for each bad byte, its
-    calls kept, and one malformed record says it held invalid UTF-8 (it was refused with 400, calls lost)."""
+async def test_a_body_with_bytes_not_utf8_is_taken_and_said() -> None:
+    """A JSON or protobuf body whose strings hold bytes that are not UTF-8: read with U+FFFD for each bad
+    byte, its calls kept, and one malformed record says so (it was refused with 400, its calls lost)."""
     store = CallStore()
     source = OtlpSource(store, port=0)
     await source.start()
@@ -125,6 +125,28 @@ async def test_a_json_body_with_bytes_not_utf8_is_taken_and_said() -> None:
         await until(lambda: store.call_count >= 1 and len(store.malformed) == 1)
         assert "invalid UTF-8" in store.malformed[0].reason
         assert "Re\ufffdad" in {c.request.tool for c in store.all_calls()}
+        # the same in protobuf: a JavaScript exporter writes a lone surrogate as three bytes that are
+        # not UTF-8, and the protobuf runtime refused the whole batch for one such string
+        from opentelemetry.proto.collector.trace.v1.trace_service_pb2 import ExportTraceServiceRequest
+
+        request = ExportTraceServiceRequest()
+        spans = request.resource_spans.add().scope_spans.add()
+        for number, tool in enumerate(("MARKtool", "ok"), 1):
+            span = spans.spans.add(
+                trace_id=bytes(16), span_id=bytes([number] * 8), name=f"execute_tool {tool}"
+            )
+            span.start_time_unix_nano, span.end_time_unix_nano = 1764000000000000000, 1764000000500000000
+            for key, text in (
+                ("gen_ai.operation.name", "execute_tool"),
+                ("gen_ai.tool.name", tool),
+                ("gen_ai.tool.call.id", f"pb{number}"),
+            ):
+                span.attributes.add(key=key).value.string_value = text
+        body = request.SerializeToString().replace(b"MARK", b"\xed\xa0\x80\xff")
+        assert post(source.url + "/v1/traces", body, "application/x-protobuf")[0] == 200
+        await until(lambda: {"pb1", "pb2"} <= {c.call_id for c in store.all_calls()})
+        assert "\ufffd" * 4 + "tool" in {c.request.tool for c in store.all_calls()}
+        assert len(store.malformed) == 2 and "not UTF-8" in store.malformed[1].reason
     finally:
         await source.stop()
 
