@@ -162,6 +162,17 @@ class Position:
         return 1.0 if span <= 0 else min(1.0, max(0.0, (self.time - self.start) / span))
 
 
+MAX_GAP = 24 * 3600.0
+"""A time further than this after the one before it is no time a replay waits for (a record stamped in
+9999, or the records after one stamped in 1970): it is taken as unknown, the previous time kept."""
+
+
+def _next_time(previous: float, ts: float | None) -> float:
+    """The replay time of an event stamped ``ts`` after one at ``previous``: never earlier, never a gap
+    past MAX_GAP."""
+    return previous if ts is None or ts < previous or ts - previous > MAX_GAP else ts
+
+
 def _event_ts(event: Event) -> float | None:
     ts = getattr(event, "ts", None)
     if isinstance(ts, (int, float)) and not isinstance(ts, bool) and math.isfinite(ts):
@@ -170,7 +181,8 @@ def _event_ts(event: Event) -> float | None:
 
 
 def timeline(events: Sequence[Event], untimed_step: float = 0.5) -> list[float]:
-    """Replay times of ``events``: their ts made non-decreasing; an event without ts takes the previous one.
+    """Replay times of ``events``: their ts made non-decreasing; an event without ts (or past MAX_GAP
+    after the one before) takes the previous one.
 
     Events before the first timestamp take that timestamp. A session with no timestamps at all is
     spaced ``untimed_step`` seconds apart so that playing it still shows events one by one.
@@ -182,7 +194,7 @@ def timeline(events: Sequence[Event], untimed_step: float = 0.5) -> list[float]:
     times: list[float] = []
     previous = first
     for ts in stamps:
-        previous = previous if ts is None or ts < previous else ts
+        previous = _next_time(previous, ts)
         times.append(previous)
     return times
 
@@ -240,7 +252,7 @@ class Replayer:
             previous = self.times[-1] if self.times else next(ts for ts in stamps if ts is not None)
             times = self.times
             for ts in stamps:
-                previous = previous if ts is None or ts < previous else ts
+                previous = _next_time(previous, ts)
                 times.append(previous)
         else:
             base = len(self.times)

@@ -118,3 +118,27 @@ def test_a_step_back_at_the_end_of_a_big_replay_rebuilds_the_store_a_slice_at_a_
         control.pump()
     texts = [item.text for item in control.store.items]
     assert texts == [str(i) for i in range(11_999)]
+
+
+def test_a_time_that_is_no_time_never_stalls_a_replay(tmp_path):
+    """A recording's record whose time is no time (text, negative, NaN, 10^30, year 9999, 1970, the wrong
+    type), anywhere: played at 1x, every event comes within the recording's own span and a minute, never
+    after a wait of thousands of years (a record stamped 9999 held every later one back)."""
+    import hostile_gen as gen
+
+    from inspector.protocols import recording
+
+    base = gen.BASES["recording"][1]()
+    span = 6.0  # the good recording's six records, a second apart
+    for index in range(len(base)):
+        for value in [*gen.TIME_VALUES, 253402300000, 1e11, 4102444800]:
+            path = gen.write_mutated(tmp_path, "recording", base, index, ("t",), value, "times")
+            events = list(recording.FORMAT.read(str(path)))
+            clock = FakeClock(1000.0)
+            replayer = Replayer(events, clock.now)
+            replayer.play()
+            got = 0
+            while got < len(events) and clock.now() < 1000.0 + span + 60:
+                got += len(replayer.due())
+                clock.advance(0.5)
+            assert got == len(events), (index, value, got, len(events), replayer.times)
