@@ -7,16 +7,18 @@ import dataclasses
 import os
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from inspector import protocols
 from inspector.model import Call, Request, Result
-from inspector.model.details import PersistedDetail
 from inspector.model.events import Event, RawRef
 from inspector.protocols import empty
 from inspector.protocols.claude.details import terminal_text
 from inspector.protocols.format import Format
 from inspector.textsafe import clean
+
+if TYPE_CHECKING:
+    from inspector.model.details import PersistedDetail
 
 E = TypeVar("E", Request, Result)
 
@@ -117,6 +119,13 @@ def hydrate(call: Call) -> tuple[Request, list[Result]]:
     return request, results
 
 
+def _persisted(detail: object) -> TypeGuard[PersistedDetail]:
+    # the detail types imported only where a detail is met (see protocols/claude/details.py)
+    from inspector.model.details import PersistedDetail
+
+    return isinstance(detail, PersistedDetail)
+
+
 def with_saved_outputs(results: list[Result]) -> list[Result]:
     """The results with a Claude Code externalised output (a ``<persisted-output>`` stub, the output in
     ``tool-results/``) carried in full, as the detail shows it: ``data`` is the saved output, colours
@@ -125,7 +134,7 @@ def with_saved_outputs(results: list[Result]) -> list[Result]:
     fresh = []
     for result in results:
         detail = result.details
-        if not isinstance(detail, PersistedDetail):
+        if detail is None or not _persisted(detail):
             fresh.append(result)
             continue
         text, size, problem = detail.read(SAVED_OUTPUT_LIMIT)

@@ -4,23 +4,23 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspector.model.details import (
-    BashDetail,
-    FetchDetail,
-    FileDetail,
-    FileListDetail,
-    PatchDetail,
-    SearchDetail,
-    TaskDetail,
-    TextDetail,
-    TodoDetail,
-    TodoItem,
-)
-from inspector.model.diff import hunks_from_structured_patch
 from inspector.model.events import Outcome
 from inspector.textsafe import one_line
+
+if TYPE_CHECKING:
+    from inspector.model.details import (
+        BashDetail,
+        FetchDetail,
+        FileDetail,
+        FileListDetail,
+        PatchDetail,
+        TaskDetail,
+        TodoItem,
+    )
+# The detail types (inspector.model.details, and model.diff with difflib: a tenth of a headless command's
+# start-up) are imported where a detail is built: a read that keeps no details (stats, dump) never does.
 
 TASK_TOOLS = frozenset(("Task", "Agent"))
 SUMMARY_LIMIT = 120
@@ -202,6 +202,8 @@ def details(tool: str, value: Any, request_hint: str = "") -> tuple[Any, bool]:
 
     The shape decides, so a result decoded alone (without its request) still gets its details.
     """
+    from inspector.model.details import SearchDetail, TextDetail, TodoDetail
+
     if isinstance(value, str):
         return (TextDetail(value) if value else None), False
     if isinstance(value, list):
@@ -261,6 +263,9 @@ def _is_patch(tool: str, value: dict[str, Any]) -> bool:
 
 
 def _patch(value: dict[str, Any]) -> tuple[PatchDetail, bool]:
+    from inspector.model.details import PatchDetail
+    from inspector.model.diff import hunks_from_structured_patch
+
     hunks = hunks_from_structured_patch(value.get("structuredPatch"))
     kind = "create" if value.get("type") == "create" else "update"
     detail = PatchDetail(
@@ -274,6 +279,8 @@ def _patch(value: dict[str, Any]) -> tuple[PatchDetail, bool]:
 
 
 def _file(value: dict[str, Any], request_hint: str) -> FileDetail:
+    from inspector.model.details import FileDetail
+
     file = value["file"]
     if value.get("type") == "image" or "base64" in file:
         mime = file.get("type")
@@ -288,6 +295,8 @@ def _file(value: dict[str, Any], request_hint: str) -> FileDetail:
 
 
 def _bash(value: dict[str, Any]) -> BashDetail:
+    from inspector.model.details import BashDetail
+
     background = value.get("backgroundTaskId")
     note = value.get("returnCodeInterpretation")
     return BashDetail(
@@ -301,6 +310,8 @@ def _bash(value: dict[str, Any]) -> BashDetail:
 
 
 def _todos(items: Any) -> list[TodoItem]:
+    from inspector.model.details import TodoItem
+
     todos = []
     for item in _list(items):
         if isinstance(item, dict):
@@ -316,6 +327,8 @@ def _todos(items: Any) -> list[TodoItem]:
 
 
 def _file_list(value: dict[str, Any]) -> FileListDetail:
+    from inspector.model.details import FileListDetail
+
     names = [name for name in _list(value.get("filenames")) if isinstance(name, str)]
     content = value.get("content")
     mode = value.get("mode")
@@ -330,6 +343,8 @@ def _file_list(value: dict[str, Any]) -> FileListDetail:
 
 
 def _fetch(value: dict[str, Any]) -> FetchDetail:
+    from inspector.model.details import FetchDetail
+
     return FetchDetail(
         _str(value.get("url")),
         _int(value.get("code")),
@@ -341,6 +356,8 @@ def _fetch(value: dict[str, Any]) -> FetchDetail:
 
 
 def _task(value: dict[str, Any], description: str) -> TaskDetail:
+    from inspector.model.details import TaskDetail
+
     agent = value.get("agentId")
     status = value.get("status")
     return TaskDetail(

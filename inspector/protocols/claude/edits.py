@@ -8,10 +8,10 @@ among those with a diff); the hunks are computed by :func:`request_patch` when t
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from inspector.model.details import PatchDetail
-from inspector.model.diff import hunks_from_texts
+if TYPE_CHECKING:
+    from inspector.model.details import PatchDetail
 
 EDIT_TOOLS = frozenset(("Edit", "MultiEdit", "Write"))
 
@@ -44,6 +44,9 @@ def request_patch(tool: str, params: Any, *, created: bool = False) -> PatchDeta
     the edited text, not the file (the file is not in the session)."""
     if not changes(tool, params):
         return None
+    from inspector.model.details import PatchDetail
+    from inspector.model.diff import hunks_from_texts
+
     path = params.get("file_path") if isinstance(params, dict) else None
     hunks = [hunk for old, new in _pairs(tool, params) for hunk in hunks_from_texts(old, new)]
     kind = ("create" if created else "write") if tool == "Write" else "update"

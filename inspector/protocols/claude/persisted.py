@@ -21,10 +21,12 @@ from __future__ import annotations
 
 import os
 import re
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from inspector.model import values
-from inspector.model.details import PersistedDetail
+
+if TYPE_CHECKING:
+    from inspector.model.details import PersistedDetail
 
 STUB = "<persisted-output>"
 _STUB_END = "</persisted-output>"
@@ -79,6 +81,8 @@ def persisted(transcript: str, call_id: str, content: Any, structured: Any) -> P
     size = structured.get("persistedOutputSize") if isinstance(structured, dict) else None
     if not isinstance(size, int) or isinstance(size, bool) or size < 0:
         size = _stub_size(stub)
+    from inspector.model.details import PersistedDetail  # (not at the top: see claude/details.py)
+
     return PersistedDetail(
         saved_as or name,
         os.path.join(tool_results_dir(transcript), name),
