@@ -244,6 +244,9 @@ class Decoder:
         ] = {}  # a claude_code.tool span id -> its children's verdict
         self.arguments: dict[tuple[str, str], Any] = {}  # a logged call's arguments, from its tool_result
         self.requested: set[tuple[str, str]] = set()
+        # a logged call requested without its arguments (its decision came in an earlier body than its
+        # tool_result: live, or a followed file): the tool_result that brings them fills them in
+        self.bare: dict[tuple[str, str], Request] = {}
         self.unplaced: dict[
             str, tuple[str, str]
         ] = {}  # span id -> (group, call id) with no parent call found
@@ -388,12 +391,20 @@ class Decoder:
         params = _payload(attrs.get("arguments", attrs.get("tool_input", attrs.get("tool_parameters"))))
         if params is None:
             params = _payload(self.arguments.get(key))
+        if name.startswith("codex."):  # a shell argv as one command line, as the rollout reader shows it
+            from inspector.protocols.codex.calls import params as codex_params  # only for Codex's events
+
+            params = codex_params(tool, params)
         if kind == "tool_decision":
             decision = _text_of(attrs.get("decision")).lower()
             if key not in self.requested:
                 self.requested.add(key)
-                events.append(_log_request(call_id, tool, group, params, ts, sender, raw))
+                request = _log_request(call_id, tool, group, params, ts, sender, raw)
+                events.append(request)
+                if params is None:
+                    self.bare[key] = request
             if decision in ("reject", "denied", "abort"):
+                self.bare.pop(key, None)
                 outcome = Outcome.CANCELED if decision == "abort" else Outcome.DENIED
                 source = _text_of(attrs.get("source"))
                 reason = f"{decision} ({source})" if source else decision
@@ -421,8 +432,16 @@ class Decoder:
             self.requested.add(key)
             start = ts - took if ts is not None and took is not None else ts
             events.append(_log_request(call_id, tool, group, params, start, sender, raw))
+        bare = self.bare.pop(key, None)
+        if bare is not None and params is not None and bare.params is None:
+            # the call is shown already: its request takes the arguments before the result is threaded
+            bare.params = params
+            bare.summary = arguments_summary(params)
         ok = _true(attrs.get("success"))
         output = attrs.get("output")
+        if name.startswith("codex.") and isinstance(output, str):
+            events.append(_codex_result(call_id, tool, group, output, ok, ts, sender, raw))
+            return events
         error = _text_of(attrs.get("error")) or (_text_of(output) if ok is False else "")
         events.append(
             Result(
@@ -449,6 +468,29 @@ class Decoder:
             if complete:
                 del self.unplaced[span_id]
         return found
+
+
+def _codex_result(
+    call_id: str,
+    tool: str,
+    group: str,
+    output: str,
+    ok: bool | None,
+    ts: float | None,
+    sender: str,
+    raw: RawRef,
+) -> Result:
+    """A ``codex.tool_result`` read as the rollout reader reads the same output: Codex says ``success``
+    true for a command that ran and exited non-zero ("Process exited with code 3" in the output), so the
+    outcome, exit code, message and shown output come from the output text; ``success`` false fails it."""
+    from inspector.protocols.codex import ends  # the rollout reader's, imported only for Codex's events
+
+    found = ends.result(call_id, output, None, {}, ts, raw, ends.State(group=group, tools={call_id: tool}))
+    found.sender = sender
+    if ok is False and found.outcome is Outcome.SUCCESS:
+        found.outcome = Outcome.ERROR
+        found.error_message = one_line(output)[:200] or "failed"
+    return found
 
 
 def _log_request(
@@ -534,14 +576,22 @@ def _group(attrs: dict[str, Any], resource: dict[str, Any]) -> str:
     return ""
 
 
+_TOOL_EVENTS = ("tool_result", "tool_decision")
+
+
 def _event_name(record: dict[str, Any], attrs: dict[str, Any]) -> str:
-    """``claude_code.tool_result`` from the record's body or its ``event.name`` (Claude Code puts the
-    short name there, Codex the full one); the agent's prefix is kept when the body has it."""
+    """``codex.tool_result`` from whichever of the record's body, its ``event.name`` attribute and its
+    ``eventName`` field names a tool event, the one with the agent's prefix first (Claude Code puts the
+    short name in the attribute and the full one in the body; Codex, through the tracing bridge, the full
+    one in the attribute and the call site in ``eventName``: ``event otel/src/tool_result.rs:54``);
+    another event by its ``event.name``, else its ``eventName``."""
     body = any_value(record.get("body"))
-    name = _text_of(record.get("eventName")) or _text_of(attrs.get("event.name"))
-    if isinstance(body, str) and body.endswith(("tool_result", "tool_decision")):
-        return body
-    return name
+    named = _text_of(attrs.get("event.name"))
+    field_name = _text_of(record.get("eventName"))
+    found = [n for n in (body, named, field_name) if isinstance(n, str) and n.endswith(_TOOL_EVENTS)]
+    if found:
+        return next((n for n in found if "." in n), found[0])
+    return named or field_name
 
 
 def _in_time_order(events: list[Event], decoder: Decoder) -> list[Event]:

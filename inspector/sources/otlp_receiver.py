@@ -2,8 +2,9 @@
 
 ``POST /v1/traces`` and ``POST /v1/logs`` take OTLP protobuf (``application/x-protobuf``, decoded with the
 opentelemetry-proto classes of the ``otlp`` extra) or OTLP JSON (``application/json``), gzip or not; each
-body is turned into OTLP JSON (ids in hex, as the file exporter writes them) and decoded by the ``otlp``
-format's :class:`~inspector.protocols.otlp.Decoder` on the app's loop, so the store is only touched there.
+body is turned into OTLP JSON (ids in hex, enums as integers, as the file exporter writes them) and
+decoded by the ``otlp`` format's :class:`~inspector.protocols.otlp.Decoder` on the app's loop, so the
+store is only touched there.
 A recording is those bodies, one per line: an OTLP JSON file that reads back like any other. Bodies past
 ``max_body`` bytes (compressed or not) are refused with 413; the server binds to 127.0.0.1 unless told.
 """
@@ -65,7 +66,9 @@ def body_json(signal: str, body: bytes, content_type: str) -> tuple[dict[str, An
         except (DecodeError, RecursionError, ValueError):
             raise BodyError(f"not an OTLP {signal} protobuf: {exc}") from None
         note = "held strings that are not UTF-8: read with U+FFFD in place of each bad byte"
-    value = MessageToDict(message)
+    # OTLP JSON writes enums as integers (a span's kind, its status code, a record's severity), as the
+    # file exporter and the Collector do; protobuf's JSON mapping writes their names unless told
+    value = MessageToDict(message, use_integers_for_enums=True)
     _hex_ids(value)
     return value, note
 

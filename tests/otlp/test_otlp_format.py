@@ -87,7 +87,7 @@ def test_codex_log_events_joined_by_call_id() -> None:
     store = loaded("codex_logs.jsonl")
     assert states(store) == {"call_ls": State.SUCCEEDED, "call_rm": State.DENIED, "call_patch": State.FAILED}
     ls = next(call for call in store.all_calls() if call.call_id == "call_ls")
-    assert ls.request.params == {"command": ["ls", "-la"], "workdir": "/repo"}
+    assert ls.request.params == {"command": "ls -la", "workdir": "/repo"}  # as the rollout shows the argv
     assert ls.latency_ms is not None and abs(ls.latency_ms - 250) < 1e-3
     patch = next(call for call in store.all_calls() if call.call_id == "call_patch")
     assert patch.latency_ms is not None and abs(patch.latency_ms - 120) < 1e-3  # start = end - duration_ms
