@@ -34,6 +34,7 @@ FORMAT_NAMES = (
 # takes milliseconds to import); that format's ``FORMAT.sniff`` is the same function.
 SNIFFERS = {
     "recording": "inspector.protocols.sniffers.recording",
+    "claude": "inspector.protocols.sniffers.claude",
     "codex": "inspector.protocols.sniffers.codex",
     "gemini": "inspector.protocols.sniffers.gemini",
     "alicia": "inspector.protocols.sniffers.alicia",

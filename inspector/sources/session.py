@@ -13,7 +13,6 @@ from inspector import protocols
 from inspector.model import Call, Request, Result
 from inspector.model.events import Event, RawRef
 from inspector.protocols import empty
-from inspector.protocols.claude.details import terminal_text
 from inspector.protocols.format import Format
 from inspector.textsafe import clean
 
@@ -146,6 +145,8 @@ def with_saved_outputs(results: list[Result]) -> list[Result]:
         saved = {"from": "tool-results/" + os.path.basename(detail.local), **where, "size": size}
         if size > SAVED_OUTPUT_LIMIT:
             saved["cut_at"] = SAVED_OUTPUT_LIMIT
+        from inspector.protocols.claude.details import terminal_text  # (a Claude Code output: its reader)
+
         data = terminal_text(text)
         del text
         fresh.append(dataclasses.replace(result, data=data, extra={**result.extra, "saved_output": saved}))

@@ -60,7 +60,7 @@ def _fixture_of(name: str, folder: Path) -> Path:
     pytest.skip(f"no fixture of format {name}")
 
 
-@pytest.mark.parametrize("name", ["claude", "otlp", *sorted(READERS)])
+@pytest.mark.parametrize("name", ["otlp", *sorted(READERS)])
 def test_detection_imports_only_the_reader_of_the_format_found(name: str, tmp_path: Path) -> None:
     found, imported = _detected_with_readers(_fixture_of(name, tmp_path))
     assert found == name
@@ -77,3 +77,28 @@ def test_a_format_sniffs_with_its_sniffer(name: str) -> None:
 
 def test_rap_sniffer_knows_every_kind_the_reader_decodes() -> None:
     assert frozenset(rap._DECODERS) == rap_sniffer.KINDS
+
+
+CLAUDE = "inspector.protocols.claude"
+STATS = """
+import json, sys
+from inspector.cli import main
+main(["stats", "--json", sys.argv[1]])
+sys.stdout.flush()
+print(json.dumps(sorted(m for m in {readers} if m in sys.modules)), file=sys.stderr)
+"""
+
+
+@pytest.mark.parametrize("name", ["codex", "gemini"])
+def test_stats_of_another_format_imports_no_claude_reader(name: str, tmp_path: Path) -> None:
+    """The whole headless command, not detection alone: reading a Codex rollout or a Gemini session and
+    its figures import the Claude Code reader nowhere (its import is a fifth of the start-up)."""
+    path = _fixture_of(name, tmp_path)
+    proc = subprocess.run(
+        [sys.executable, "-c", STATS.format(readers=sorted({*READERS.values(), CLAUDE})), str(path)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(proc.stdout)["format"] == name, proc.stderr
+    assert json.loads(proc.stderr.strip().splitlines()[-1]) == [READERS[name]]

@@ -2,13 +2,11 @@
 
 from __future__ import annotations
 
-import re
 from collections.abc import Generator, Iterator
 from functools import partial
 from io import BufferedReader
 from typing import Any
 
-import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped, noted
@@ -17,6 +15,7 @@ from inspector.protocols.claude.resume import Resume, Together
 from inspector.protocols.claude.rewrite import Rewrite
 from inspector.protocols.claude.subagents import AgentFile, Planner, SiblingAgents, agent_id_of, is_agent_file
 from inspector.protocols.format import Format
+from inspector.protocols.sniffers.claude import sniff
 from inspector.userpath import open_binary
 
 NAME = "claude"
@@ -31,51 +30,9 @@ _CHEAP_SKIPS = tuple(
 )
 _PROGRESS_HEAD = b'"type":"progress"'
 _AGENT_KEY = b'"agentId":"'
-_SNIFF_TYPE = re.compile(rb'"type"\s*:\s*"(?:user|assistant|summary)"')
-_SNIFF_KEYS = re.compile(rb'"(?:sessionId|parentUuid|leafUuid)"\s*:')
 
 
 # -- the format-module contract ---------------------------------------------------------------------
-
-
-def sniff(path: str, head: bytes) -> int:
-    """80 when a record of the head is a Claude Code record (a message, a summary or one of the
-    bookkeeping records), 45 when its keys appear, else 0."""
-    for record in _jsonhead.head_records(head, 50):
-        if isinstance(record, dict) and _looks_like_record(record):
-            return 80
-    return 45 if _SNIFF_TYPE.search(head) and _SNIFF_KEYS.search(head) else 0
-
-
-# The bookkeeping records Claude Code writes beside the conversation, and the keys each always has: a
-# session can hold nothing else (2.1.x writes a file of file-history-snapshot records for a session whose
-# every prompt was rewound or that never got an answer, and 2.1.71 one lone SessionStart hook_progress
-# record for a session left at once), and it is still a Claude Code session.
-_BOOKKEEPING = {
-    "file-history-snapshot": ("messageId", "snapshot"),
-    "queue-operation": ("operation", "sessionId"),
-    "last-prompt": ("sessionId",),  # lastPrompt (2.1.x), or leafUuid instead (2.1.278)
-    "permission-mode": ("permissionMode", "sessionId"),
-    "custom-title": ("customTitle", "sessionId"),
-    "system": ("uuid", "sessionId"),
-    "progress": ("data", "sessionId"),
-    "attachment": ("attachment", "sessionId"),
-    "ai-title": ("aiTitle", "sessionId"),
-    "agent-name": ("agentName", "sessionId"),
-    "mode": ("mode", "sessionId"),
-    "pr-link": ("prUrl", "sessionId"),
-    "cost-state": ("totalCostUSD", "sessionId"),  # 2.1.278
-}
-
-
-def _looks_like_record(record: dict[str, Any]) -> bool:
-    kind = record.get("type")
-    if kind in ("user", "assistant"):
-        return isinstance(record.get("message"), dict) and ("sessionId" in record or "uuid" in record)
-    if kind == "summary":
-        return "leafUuid" in record
-    keys = _BOOKKEEPING.get(kind) if isinstance(kind, str) else None
-    return keys is not None and all(key in record for key in keys)
 
 
 def read(
