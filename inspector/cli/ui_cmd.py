@@ -86,8 +86,8 @@ def run(args: argparse.Namespace) -> int:
         otlp=args.otlp,
         otlp_content=args.otlp_content,
         otlp_content_limit=args.otlp_content_limit,
+        opening=[f"skipped {reason}" for reason in skipped] + notes,
     )
-    options.opening = [f"skipped {reason}" for reason in skipped] + notes
     from inspector.sources.feeds import feed_for
     from inspector.ui.app import run_open
 

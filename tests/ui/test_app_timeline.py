@@ -13,6 +13,7 @@ from inspector.config import Config
 from inspector.model import Call, CallStore, FakeClock
 from inspector.ui.options import UiOptions
 from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.call_rows import CallRows
 from inspector.ui.widgets.timeline import Timeline
 
 SNAP_SIZE = (110, 32)
@@ -33,8 +34,42 @@ def utc(monkeypatch):
 
 
 def parts(app) -> tuple[CallList, Timeline]:
-    call_list = next(w for w in app.screen.query(CallList) if not isinstance(w, Timeline))
-    return call_list, app.screen.query_one(Timeline)
+    return app.screen.query_one(CallList), app.screen.query_one(Timeline)
+
+
+async def test_the_list_and_the_timeline_are_siblings_each_query_finds_its_own():
+    """A query for the list never finds the timeline, whatever the order they are composed in."""
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        lists, timelines = app.screen.query(CallList), app.screen.query(Timeline)
+        assert [w.id for w in lists] == ["calls"] and [w.id for w in timelines] == ["timeline"]
+        assert not isinstance(timelines.first(), CallList) and not isinstance(lists.first(), Timeline)
+        assert [w.id for w in app.screen.query(CallRows)] == ["calls", "timeline"]
+
+
+async def test_a_click_on_a_bar_selects_its_row_and_a_click_on_the_axis_selects_none():
+    """The axis is the timeline's first line: a bar's row is the line clicked less one (the list's
+    click handler ran after the timeline's when the timeline was a CallList, and took the row below)."""
+    app = make_app(sample_store())
+    async with app.run_test(size=SNAP_SIZE) as pilot:
+        await pilot.pause()
+        call_list, timeline = parts(app)
+        await pilot.press("w")
+        await pilot.pause()
+        await pilot.click(Timeline, offset=(50, 3))
+        await pilot.pause()
+        assert timeline.cursor == 2 and call_list.item is timeline.item is timeline.view.items[2]
+        await pilot.click(Timeline, offset=(50, 0))
+        await pilot.pause()
+        assert timeline.cursor == 2
+        await pilot.resize_terminal(100, 12)  # the axis stays counted in the scrollable height
+        await pilot.pause()
+        assert timeline.virtual_size.height == len(timeline.view) + 1
+        await pilot.press("G")
+        await pilot.pause()
+        line = timeline.cursor - round(timeline.scroll_y) + Timeline.HEAD  # the last row's line, shown
+        assert timeline.item is timeline.view.items[-1] and line < timeline.scrollable_content_region.height
 
 
 async def test_w_cycles_list_timeline_split_and_the_cursor_is_shared():

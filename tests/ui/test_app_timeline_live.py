@@ -122,7 +122,7 @@ async def test_a_following_live_list_keeps_following_with_the_timeline_beside_it
     app, source, clock = live_room()
     async with app.run_test(size=SNAP_SIZE) as pilot:
         await pilot.pause()
-        call_list = next(w for w in app.screen.query(CallList) if not isinstance(w, Timeline))
+        call_list = app.screen.query_one(CallList)
         for index in range(30):
             clock.advance(0.2)
             source.receive(request(f"f{index}", "read_local_file", 30_000), participant="agent")

@@ -39,6 +39,7 @@ from inspector.ui.screens.main_messages import (
 )
 from inspector.ui.view import RowView
 from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.call_rows import CallRows
 from inspector.ui.widgets.calls_pane import CallsPane
 from inspector.ui.widgets.detail import DetailPane
 from inspector.ui.widgets.filter_bar import FilterBar
@@ -389,11 +390,11 @@ class MainScreen(Screen[None]):
         self.query_one(StatusBar).show(status)
 
     # -- selection -------------------------------------------------------------------------------
-    def on_call_list_highlighted(self, message: CallList.Highlighted) -> None:
+    def on_call_rows_highlighted(self, message: CallRows.Highlighted) -> None:
         self.detail.now = self.now
         self.detail.item = message.item
 
-    def on_call_list_activated(self, message: CallList.Activated) -> None:
+    def on_call_rows_activated(self, message: CallRows.Activated) -> None:
         self.set_class(True, "-detail-open")
         self.detail.focus()
 

@@ -27,6 +27,7 @@ from inspector.textsafe import one_line
 from inspector.ui.host import host_of
 from inspector.ui.view import JUMPS, RowView
 from inspector.ui.widgets.call_list import CallList
+from inspector.ui.widgets.call_rows import CallRows
 from inspector.ui.widgets.list_header import ListHeader
 from inspector.ui.widgets.timeline import Timeline
 from inspector.ui.widgets.tool_panel import ToolFiguresPanel
@@ -86,11 +87,11 @@ class CallsPane(Vertical):
 
     @property
     def call_list(self) -> CallList:
-        return self.query_one("#calls", CallList)  # by id: the timeline is a CallList too
+        return self.query_one(CallList)
 
     @property
     def timeline(self) -> Timeline:
-        return self.query_one("#timeline", Timeline)
+        return self.query_one(Timeline)
 
     @property
     def fast_ticks(self) -> bool:
@@ -181,17 +182,17 @@ class CallsPane(Vertical):
             self.call_list.move_to(len(self.view) - 1)
 
     # -- one cursor ------------------------------------------------------------------------------
-    def _views(self) -> list[CallList]:
+    def _views(self) -> list[CallRows]:
         """The list and the timeline (none while the pane is built or torn down)."""
-        return list(self.query(CallList))
+        return list(self.query(CallRows))
 
-    def on_call_list_rows_changed(self, message: CallList.RowsChanged) -> None:
+    def on_call_rows_rows_changed(self, message: CallRows.RowsChanged) -> None:
         for view in self._views():
             if view.rows_version != view.view.version:
                 view.rows_changed()
         self._update_figures()
 
-    def on_call_list_highlighted(self, message: CallList.Highlighted) -> None:
+    def on_call_rows_highlighted(self, message: CallRows.Highlighted) -> None:
         """One cursor: the other view moves to the same call silently (no message back, no ping-pong)."""
         item = message.item
         if item is None:

@@ -5,8 +5,7 @@ from __future__ import annotations
 import bisect
 from operator import attrgetter
 
-from textual import events
-from textual.geometry import Region, Size
+from rich.style import Style
 from textual.strip import Strip
 
 from inspector.model import Call
@@ -15,7 +14,7 @@ from inspector.ui import keys
 from inspector.ui.render.rows import SOON, RowStyles
 from inspector.ui.timescale import Gap, Scale, Spans
 from inspector.ui.view import RowView
-from inspector.ui.widgets.call_list import STYLE_NAMES, CallList
+from inspector.ui.widgets.call_rows import CallRows
 from inspector.ui.widgets.timeline_measure import RowSpans
 from inspector.ui.widgets.timeline_rows import (
     item_span,
@@ -54,16 +53,17 @@ ZOOM_STEP = 2.0
 PAN_FRACTION = 0.25
 
 
-class Timeline(CallList):
-    """The rows of a RowView as bars in time; shares the call list's cursor messages and keys.
+class Timeline(CallRows):
+    """The rows of a RowView as bars in time; the call list's sibling, with the same cursor, messages and keys.
 
     The first line is the time axis; rows start on the second. ``mode`` is ``fit`` (the whole session
     fits the width, refitted as calls come), ``follow`` (now stays near the right edge) or ``manual``.
     """
 
-    COMPONENT_CLASSES = CallList.COMPONENT_CLASSES | {f"timeline--{name}" for name in TIMELINE_STYLES}
+    COMPONENT_CLASSES = CallRows.COMPONENT_CLASSES | {f"timeline--{name}" for name in TIMELINE_STYLES}
     BINDINGS = keys.TIMELINE_BINDINGS
     SCOPED_CSS = False
+    HEAD = 1  # the time axis
 
     DEFAULT_CSS = """
     Timeline { display: none; height: 1fr; background: $background; overflow-x: hidden; }
@@ -113,18 +113,11 @@ class Timeline(CallList):
         """Deadlines of the running calls, sorted (fit all shows the next one to pass)."""
 
     # -- styles ----------------------------------------------------------------------------------
-    @property
-    def row_styles(self) -> RowStyles:
-        if self._styles is None:
-            styles = {
-                name: self.get_component_rich_style(f"call-list--{name}", partial=True)
-                for name in STYLE_NAMES
-            }
-            for name in TIMELINE_STYLES:
-                styles[name] = self.get_component_rich_style(f"timeline--{name}", partial=True)
-            styles["row"] = self.rich_style
-            self._styles = RowStyles(styles)
-        return self._styles
+    def style_map(self) -> dict[str, Style]:
+        styles = super().style_map()
+        for name in TIMELINE_STYLES:
+            styles[name] = self.get_component_rich_style(f"timeline--{name}", partial=True)
+        return styles
 
     @property
     def area(self) -> int:
@@ -228,40 +221,16 @@ class Timeline(CallList):
     # -- rows (the first line is the axis) ---------------------------------------------------------
     def rows_changed(self, reset: bool = False) -> None:
         super().rows_changed(reset)
-        self.set_virtual_height(len(self.view) + 1)
         if self.display:
             self.relayout()
 
     def on_resize(self) -> None:
-        self.virtual_size = Size(self.scrollable_content_region.width, len(self.view) + 1)
+        self.fit_virtual_size()
         self.relayout()
         self._scroll_to_cursor()
 
     def on_show(self) -> None:
         self.rows_changed()
-
-    def _scroll_to_cursor(self) -> None:
-        height = self.scrollable_content_region.height - 1
-        top = round(self.scroll_y)
-        if self.cursor < top:
-            self.scroll_to(y=self.cursor, animate=False, immediate=True)
-        elif height > 0 and self.cursor >= top + height:
-            self.scroll_to(y=self.cursor - height + 1, animate=False, immediate=True)
-
-    def _refresh_row(self, index: int) -> None:
-        y = index - round(self.scroll_y) + 1
-        if 1 <= y < self.size.height:
-            self.refresh(Region(0, y, self.size.width, 1))
-
-    def on_click(self, event: events.Click) -> None:
-        offset = event.get_content_offset(self)
-        if offset is None or offset.y == 0:
-            return
-        index = offset.y - 1 + round(self.scroll_y)
-        if 0 <= index < len(self.view):
-            self._set_cursor(index, scroll=False)
-            if event.chain >= 2:
-                self.action_select()
 
     # -- time ------------------------------------------------------------------------------------
     def watch_now(self, now: float | None) -> None:
