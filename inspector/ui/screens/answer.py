@@ -9,7 +9,7 @@ from rich.text import Text
 from textual import on, work
 from textual.app import App, ComposeResult
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.screen import ModalScreen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import Checkbox, Input, Select, Static, TextArea
 
 from inspector.answer import compose
@@ -240,3 +240,18 @@ def _preview_text(whole: str) -> Text:
     text = Text(clean(whole[:PREVIEW_CHARS]), style="dim")
     text.append(f"\n… {len(whole) - PREVIEW_CHARS:,} more characters (all of them are sent)", style="italic")
     return text
+
+
+def reclaim_role(screen: Screen[Any], source: Source) -> None:
+    """The hub's assistant takes its role back (see sources/hub_role.py), in a worker of ``screen``; what
+    came of it is said in a notice, never a crash."""
+
+    async def take_back() -> None:
+        try:
+            await source.reclaim()
+        except Exception as exc:  # noqa: BLE001 - said, never a crash
+            screen.app.notify(one_line(str(exc), 300), severity="error", timeout=6)
+        else:
+            screen.app.notify("Took the assistant role back.", timeout=4)
+
+    screen.run_worker(take_back(), group="reclaim", exit_on_error=False, description="taking the role back")

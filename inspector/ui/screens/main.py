@@ -3,7 +3,9 @@
 It composes the filter bar, the calls pane (list, timeline, figures), the load's progress bar, the detail,
 the replay bar, the status bar and the keys; each widget handles what it owns, and the screen keeps what
 crosses them: the source's lifecycle (read, follow, replay's store, live state), the store's changes
-flushed to the widgets, the status line, the focus, and its keys passed on to their widgets.
+flushed to the widgets, the status line, the focus, and its keys passed on to their widgets. Following's
+workers run in ui/following.py, the --otlp stream in ui/spans_out.py, taking the hub's role back in the
+answer screen's module.
 """
 
 from __future__ import annotations
@@ -24,11 +26,11 @@ from inspector.model import CallStore
 from inspector.model.clock import Clock
 from inspector.sources.base import Source
 from inspector.sources.feeds import stop_quietly
-from inspector.sources.files import Opened, Progress, source_labels
+from inspector.sources.files import Progress, source_labels
 from inspector.sources.payloads import FilePayloads
 from inspector.sources.replaying import ReplayControl
 from inspector.textsafe import one_line
-from inspector.ui import keys
+from inspector.ui import following, keys, spans_out
 from inspector.ui.calls_out import CallsOut
 from inspector.ui.host import host_of
 from inspector.ui.presenter import MainPresenter
@@ -185,7 +187,7 @@ class MainScreen(Screen[None]):
             self.replaying.wall = host_of(self).clock.now
         elif self.files is not None:
             self.presenter.watch(self.store)
-            self._stream_out()
+            self._otlp = spans_out.start(self.app, self.store, self.source)  # --otlp URL
             self._set_loading(True)
             # Left alone, the loader would hold the interpreter lock 5 ms at a time (the switch
             # interval): each time the UI's loop wakes from its selector it would queue behind it (a
@@ -235,21 +237,7 @@ class MainScreen(Screen[None]):
         await self.stop_source()
         if self._otlp is not None:  # what is left goes out: unfinished calls, each conversation's span
             stream, self._otlp = self._otlp, None
-            await asyncio.get_running_loop().run_in_executor(None, stream.close)
-
-    def _stream_out(self) -> None:
-        """``--otlp URL``: the files' calls sent as spans as they are read and as they end."""
-        options = getattr(self.app, "options", None)
-        endpoint = getattr(options, "otlp", None)
-        if not endpoint or options is None:
-            return
-        from inspector.live.otlp_out import OtlpMissing, SpanOptions, stream_to
-
-        spans = SpanOptions(content=options.otlp_content, limit=max(0, options.otlp_content_limit))
-        try:
-            self._otlp = stream_to(endpoint, self.store, self.source, spans)
-        except OtlpMissing as exc:
-            self.app.notify(str(exc), title="OpenTelemetry", severity="error", timeout=15)
+            await spans_out.finish(stream)
 
     async def stop_source(self) -> None:
         """Stop the source (a live room is left) and its rejoining; safe to call more than once."""
@@ -357,14 +345,8 @@ class MainScreen(Screen[None]):
         redraw = self.presenter.take_changes(self.now, time.monotonic())
         if redraw is None:
             return
-        if redraw.reset and self.view.waiting:  # a new store under the filter: judged in slices
-            self.calls.refilter()
-        if redraw.rows:
-            self.call_list.rows_changed(reset=redraw.reset)
-        elif redraw.repaint:
-            self.call_list.refresh()
-        selected = self.call_list.item
-        if selected is not None and any(item is selected for item in redraw.updated):
+        selected = self.calls.show_changes(redraw)
+        if selected is not None:  # the selected call changed: its detail shows what it is now
             self.detail.item = selected
         if self.presenter.load_progress is not None:
             self._draw_progress()
@@ -511,76 +493,27 @@ class MainScreen(Screen[None]):
             self.calls_out.pager(item, self.now)
 
     def action_reclaim(self) -> None:
-        """The hub's assistant takes its role back (see sources/hub_role.py)."""
-        self.run_worker(
-            self._reclaim(), group="reclaim", exit_on_error=False, description="taking the role back"
-        )
+        from inspector.ui.screens.answer import reclaim_role
 
-    async def _reclaim(self) -> None:
-        try:
-            await self.source.reclaim()
-        except Exception as exc:  # noqa: BLE001 - said, never a crash
-            self.app.notify(one_line(str(exc), 300), severity="error", timeout=6)
-        else:
-            self.app.notify("Took the assistant role back.", timeout=4)
+        reclaim_role(self, self.source)
 
     def action_answer(self) -> None:
         from inspector.ui.screens.answer import AnswerScreen
 
         AnswerScreen.open_for(self.app, self.source, self.call_list.item)
 
-    # -- following: the source's files capability follows; the screen runs it and says what it meets
+    # -- following: the source's files capability follows, ui/following.py runs it ---------------
     def action_toggle_follow(self) -> None:
         files = self.files
         if files is None or not files.can_follow:
             self.notify("Follow works on session files (not in a replay).", severity="warning", timeout=3)
             return
-        if files.following:
-            files.following = False
-            self.workers.cancel_group(self, "follow")
-        else:
-            followable, unable = files.followable()
-            if unable:
-                names = ", ".join(unable)
-                self.notify(f"The {names} format cannot be followed.", severity="warning", timeout=4)
-            files.following = True
-            for opened in followable:
-                self.run_worker(
-                    files.follow(opened, self._follow_restarted, self._follow_problem),
-                    group="follow",
-                    exit_on_error=False,
-                    description=f"following {opened.path}",
-                )
-            if files.folders:
-                self.run_worker(
-                    files.follow_folders(self._follow_restarted, self._follow_problem, self._follow_found),
-                    group="follow",
-                    exit_on_error=False,
-                    description="following the folders opened",
-                )
+        following.toggle(self, files, self._follow_restarted, self._update_status)
         self.call_list.follow = files.following
         if files.following:
             self.calls.to_newest()
         self.clock_changed()  # a followed file is judged at the live clock, a finished one at its end
 
-    def _follow_restarted(self, path: str) -> None:
+    def _follow_restarted(self) -> None:
         if self.files is not None:
             self.presenter.watch(self.files.store)  # a fresh store: the cursor and the filter stay
-        self.notify(
-            f"{one_line(path, 200)} was truncated or replaced; reading it again from the top.",
-            severity="warning",
-            timeout=5,
-        )
-        self._update_status()
-
-    def _follow_problem(self, path: str, why: str) -> None:
-        if why:
-            text = f"Following {one_line(path, 200)}: {one_line(why, 200)}; trying again every second."
-            self.notify(text, severity="warning", timeout=6)
-        else:
-            self.notify(f"Following {one_line(path, 200)} again.", timeout=3)
-        self._update_status()
-
-    def _follow_found(self, opened: Opened) -> None:
-        """A session file created in a folder opened, now followed."""
-        self.notify(f"New session file {one_line(opened.path, 200)}: following it.", timeout=4)

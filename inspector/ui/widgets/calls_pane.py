@@ -22,9 +22,11 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.worker import Worker, WorkerState
 
+from inspector.model.call import Item
 from inspector.model.filter import Filter
 from inspector.textsafe import one_line
 from inspector.ui.host import host_of
+from inspector.ui.presenter import Redraw
 from inspector.ui.view import JUMPS, RowView
 from inspector.ui.widgets.call_list import CallList
 from inspector.ui.widgets.call_rows import CallRows
@@ -180,6 +182,21 @@ class CallsPane(Vertical):
         """The newest row, kept there until the person moves (a file followed, a live room)."""
         if len(self.view):
             self.call_list.move_to(len(self.view) - 1)
+
+    def show_changes(self, redraw: Redraw) -> Item | None:
+        """Show what the store's changes ask (new rows, a new store judged under the filter, a repaint);
+        the selected item when it is among the items updated."""
+        if redraw.reset and self.view.waiting:  # a new store under the filter: judged in slices
+            self.refilter()
+        call_list = self.call_list
+        if redraw.rows:
+            call_list.rows_changed(reset=redraw.reset)
+        elif redraw.repaint:
+            call_list.refresh()
+        selected = call_list.item
+        if selected is not None and any(item is selected for item in redraw.updated):
+            return selected
+        return None
 
     # -- one cursor ------------------------------------------------------------------------------
     def _views(self) -> list[CallRows]:
