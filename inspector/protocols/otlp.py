@@ -23,7 +23,7 @@ import math
 import re
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import inspector.protocols.common.jsonfile as _jsonfile
 import inspector.protocols.common.jsonhead as _jsonhead
@@ -34,6 +34,9 @@ from inspector.model.values import loads_text, time_s
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.textsafe import one_line
+
+if TYPE_CHECKING:
+    from inspector.protocols.codex.ends import State as CodexState
 
 NAME = "otlp"
 DESCRIPTION = "OTLP JSON (file exporter: TracesData / LogsData per line): GenAI and Claude Code tool spans, Claude Code and Codex tool events"
@@ -247,6 +250,7 @@ class Decoder:
         # a logged call requested without its arguments (its decision came in an earlier body than its
         # tool_result: live, or a followed file): the tool_result that brings them fills them in
         self.bare: dict[tuple[str, str], Request] = {}
+        self.codex: dict[str, CodexState] = {}  # by conversation: Codex's processes still running
         self.unplaced: dict[
             str, tuple[str, str]
         ] = {}  # span id -> (group, call id) with no parent call found
@@ -380,6 +384,9 @@ class Decoder:
             return [Skipped(f"log {name[:60] or '?'}", raw.where)]
         call_id = _text_of(attrs.get("tool_use_id")) or _text_of(attrs.get("call_id"))
         tool = _text_of(attrs.get("tool_name")) or "?"
+        space = _text_of(attrs.get("tool_namespace"))
+        if name.startswith("codex.") and space.startswith("mcp__") and not tool.startswith(space):
+            tool = f"{space}__{tool}"  # an MCP tool by the qualified name the rollout gives it
         if not call_id:
             return [Malformed(raw.where, f"{name} without tool_use_id or call_id", raw.source, raw)]
         group = _group(attrs, resource)
@@ -440,8 +447,7 @@ class Decoder:
         ok = _true(attrs.get("success"))
         output = attrs.get("output")
         if name.startswith("codex.") and isinstance(output, str):
-            events.append(_codex_result(call_id, tool, group, output, ok, ts, sender, raw))
-            return events
+            return events + self._codex_output(call_id, tool, group, params, output, ok, ts, sender, raw)
         error = _text_of(attrs.get("error")) or (_text_of(output) if ok is False else "")
         events.append(
             Result(
@@ -459,6 +465,43 @@ class Decoder:
         )
         return events
 
+    def _codex_output(
+        self,
+        call_id: str,
+        tool: str,
+        group: str,
+        params: Any,
+        output: str,
+        ok: bool | None,
+        ts: float | None,
+        sender: str,
+        raw: RawRef,
+    ) -> list[Event]:
+        """A ``codex.tool_result`` read as the rollout reader reads the same output: Codex says
+        ``success`` true for a command that ran and exited non-zero ("Process exited with code 3"), so
+        the outcome, exit code, message and shown output come from the output text (``success`` false
+        fails it still); a process still running ("Process running with session ID 7") keeps its call
+        open under a note until a poll of that session (``write_stdin``) reports its exit."""
+        from inspector.protocols.codex import ends  # the rollout reader's, imported only for Codex's events
+
+        state = self.codex.get(group)
+        if state is None:
+            state = self.codex[group] = ends.State(group=group)
+        state.tools[call_id] = tool
+        if tool in ends.POLLERS and isinstance(params, dict):
+            kind, keys = ends.POLLERS[tool]
+            target = next((params[key] for key in keys if key in params), None)
+            if isinstance(target, (int, str)) and not isinstance(target, bool):
+                state.polls[call_id] = (kind, str(target))
+        found: list[Event] = list(ends.output(call_id, output, None, ts, raw, state))
+        for event in found:
+            if isinstance(event, Result):
+                event.sender = sender
+                if event.call_id == call_id and ok is False and event.outcome is Outcome.SUCCESS:
+                    event.outcome = Outcome.ERROR
+                    event.error_message = one_line(output)[:200] or "failed"
+        return found
+
     def _adoptions(self) -> list[Event]:
         found: list[Event] = []
         for span_id, (group, call_id) in list(self.unplaced.items()):
@@ -468,29 +511,6 @@ class Decoder:
             if complete:
                 del self.unplaced[span_id]
         return found
-
-
-def _codex_result(
-    call_id: str,
-    tool: str,
-    group: str,
-    output: str,
-    ok: bool | None,
-    ts: float | None,
-    sender: str,
-    raw: RawRef,
-) -> Result:
-    """A ``codex.tool_result`` read as the rollout reader reads the same output: Codex says ``success``
-    true for a command that ran and exited non-zero ("Process exited with code 3" in the output), so the
-    outcome, exit code, message and shown output come from the output text; ``success`` false fails it."""
-    from inspector.protocols.codex import ends  # the rollout reader's, imported only for Codex's events
-
-    found = ends.result(call_id, output, None, {}, ts, raw, ends.State(group=group, tools={call_id: tool}))
-    found.sender = sender
-    if ok is False and found.outcome is Outcome.SUCCESS:
-        found.outcome = Outcome.ERROR
-        found.error_message = one_line(output)[:200] or "failed"
-    return found
 
 
 def _log_request(

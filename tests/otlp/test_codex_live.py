@@ -22,10 +22,12 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import subprocess
 import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -42,14 +44,29 @@ ROOT = Path(__file__).resolve().parents[2]
 PREFIX = Path(os.environ.get("INSPECTOR_CODEX_PREFIX") or Path.home() / ".cache" / "inspector-codex")
 CODEX = PREFIX / "node_modules" / ".bin" / "codex"
 
-# What the scripted model asks for, turn by turn (a turn ends when Codex sends back every output).
-SCRIPT: list[list[tuple[str, str]]] = [
-    [("call_echo_hi", "echo hi")],
-    [("call_exit_3", "echo oops >&2; exit 3")],
-    [("call_par_one", "echo one"), ("call_par_two", "echo two")],
+# What the scripted model asks for, turn by turn (a turn ends when Codex sends back every output): a
+# command that succeeds, one that exits 3, two at once, and one still running when exec_command returns
+# (its output says "Process running with session ID N"), then polled with write_stdin until it exits 4.
+SLOW = "sleep 2; echo done; exit 4"
+SCRIPT: list[list[tuple[str, str, dict[str, Any]]]] = [
+    [("call_echo_hi", "exec_command", {"cmd": "echo hi"})],
+    [("call_exit_3", "exec_command", {"cmd": "echo oops >&2; exit 3"})],
+    [
+        ("call_par_one", "exec_command", {"cmd": "echo one"}),
+        ("call_par_two", "exec_command", {"cmd": "echo two"}),
+    ],
+    [("call_slow", "exec_command", {"cmd": SLOW, "yield_time_ms": 250})],
+    [("call_poll", "write_stdin", {"chars": "", "yield_time_ms": 10000})],  # session_id: call_slow's
 ]
-EXPECTED_EXIT = {"call_echo_hi": 0, "call_exit_3": 3, "call_par_one": 0, "call_par_two": 0}
-FINAL = "All four commands ran."
+EXPECTED_EXIT = {
+    "call_echo_hi": 0,
+    "call_exit_3": 3,
+    "call_par_one": 0,
+    "call_par_two": 0,
+    "call_slow": 4,
+    "call_poll": 4,  # the poll's output says the process exited 4: the inspector fails the poll too
+}
+FINAL = "All the commands ran."
 
 
 @dataclass
@@ -70,21 +87,30 @@ class ScriptedModel:
         done = {
             i.get("call_id") for i in given if isinstance(i, dict) and i.get("type") == "function_call_output"
         }
+        outputs = {
+            i.get("call_id"): str(i.get("output"))
+            for i in given
+            if isinstance(i, dict) and i.get("type") == "function_call_output"
+        }
         turn = next(
-            (n for n, calls in enumerate(SCRIPT) if not all(c in done for c, _ in calls)), len(SCRIPT)
+            (n for n, calls in enumerate(SCRIPT) if not all(c in done for c, _, _ in calls)), len(SCRIPT)
         )
         rid = f"resp_scripted_{turn}"
         if turn < len(SCRIPT):
-            items = [
-                {
-                    "type": "function_call",
-                    "id": f"fc_{call_id}",
-                    "call_id": call_id,
-                    "name": "exec_command",
-                    "arguments": json.dumps({"cmd": command}),
-                }
-                for call_id, command in SCRIPT[turn]
-            ]
+            items = []
+            for call_id, tool, args in SCRIPT[turn]:
+                if tool == "write_stdin":  # poll the session the slow command's output named
+                    found = re.search(r"session ID (\d+)", outputs.get("call_slow", ""))
+                    args = {**args, "session_id": int(found.group(1)) if found else -1}
+                items.append(
+                    {
+                        "type": "function_call",
+                        "id": f"fc_{call_id}",
+                        "call_id": call_id,
+                        "name": tool,
+                        "arguments": json.dumps(args),
+                    }
+                )
         else:
             text = {"type": "output_text", "text": FINAL, "annotations": []}
             items = [{"type": "message", "id": "msg_final", "role": "assistant", "content": [text]}]
@@ -267,9 +293,14 @@ def _raw_rollout_calls(path: Path) -> dict[str, dict[str, Any]]:
             calls[payload["call_id"]]["output"] = payload["output"]
         elif record.get("type") == "event_msg" and payload.get("type") == "item_completed":
             item = payload.get("item") or {}
-            if item.get("type") == "CommandExecution":
+            if item.get("type") == "CommandExecution" and item.get("id") in calls:
                 calls[item["id"]]["exit_code"] = item["exit_code"]
                 calls[item["id"]]["printed"] = item["aggregated_output"]
+    for call in calls.values():  # a poll has no CommandExecution item: what its output says
+        if "exit_code" not in call:
+            found = re.search(r"^Process exited with code (-?\d+)$", call["output"], re.MULTILINE)
+            call["exit_code"] = int(found.group(1)) if found else None
+            call["printed"] = call["output"].partition("\nOutput:\n")[2]
     return calls
 
 
@@ -289,7 +320,7 @@ def _raw_telemetry_results(path: Path) -> dict[str, dict[str, Any]]:
 
 
 def test_codex_ran_the_script_for_real(run: Run) -> None:
-    """The model was asked four times, and each later request carried the real outputs of the commands."""
+    """The model was asked once a turn and once more, each request carrying the real outputs so far."""
     assert len(run.model.requests) == len(SCRIPT) + 1, run.output[-2000:]
     sent = {
         item["call_id"]: item["output"]
@@ -299,6 +330,8 @@ def test_codex_ran_the_script_for_real(run: Run) -> None:
     assert set(sent) == set(EXPECTED_EXIT)
     assert "hi" in sent["call_echo_hi"].splitlines()
     assert "Process exited with code 3" in sent["call_exit_3"]
+    assert "Process running with session ID" in sent["call_slow"]  # still running when it returned
+    assert "Process exited with code 4" in sent["call_poll"] and "done" in sent["call_poll"]
     assert FINAL in run.output
 
 
@@ -316,7 +349,7 @@ def test_rollout_calls_are_the_raw_records_calls(run: Run) -> None:
     assert figures["states"]["failed"] == failing
     assert figures["states"]["succeeded"] == len(raw) - failing
     assert figures["states"]["pending"] == 0
-    assert figures["tools"] == {"exec_command": len(raw)}
+    assert figures["tools"] == dict(Counter(call["tool"] for call in raw.values()))
     assert figures["malformed"] == 0 and figures["orphan_results"] == 0
 
     check = _inspector("check", str(run.rollout))
@@ -334,6 +367,7 @@ def test_rollout_calls_are_the_raw_records_calls(run: Run) -> None:
         assert result["data"] == held["printed"], call_id  # the output, Codex's header taken off
     assert "hi" in shown["call_echo_hi"]["results"][0]["data"].splitlines()
     assert "oops" in shown["call_exit_3"]["results"][0]["data"].splitlines()
+    assert shown["call_slow"]["results"][0]["data"] == "done\n"  # decided by the poll, not "running"
 
 
 def test_telemetry_shows_the_rollouts_calls(run: Run) -> None:
@@ -367,7 +401,8 @@ def test_telemetry_shows_the_rollouts_calls(run: Run) -> None:
     figures = json.loads(stats.stdout)
     assert figures["format"] == "otlp"
     assert figures["calls"] == len(raw) and figures["malformed"] == 0
-    assert figures["states"]["failed"] == 1 and figures["states"]["pending"] == 0
+    failing = sum(1 for code in EXPECTED_EXIT.values() if code != 0)
+    assert figures["states"]["failed"] == failing and figures["states"]["pending"] == 0
 
     # and live: what the listener printed as the bodies came, each call as it was last printed
     last = {event["id"]: event for event in run.printed if event.get("event") == "call"}

@@ -9,7 +9,9 @@ says ``Process exited with code 3``). Two kinds are tested here:
 - wherever a record puts its event's name (body, ``event.name``, ``eventName``) while the others hold a
   call site or the short name, its tool events are read;
 - every call of every pinned real Codex rollout, its output sent as a ``codex.tool_result`` would send
-  it, reads as the rollout reader reads it: outcome, exit code, message and shown output.
+  it, reads as the rollout reader reads it: outcome, exit code, message and shown output; a process
+  still running when its ``exec_command`` returned included, ended by a later poll's output (8 such
+  calls in two of the rollouts).
 """
 
 from __future__ import annotations
@@ -21,7 +23,6 @@ from typing import Any
 import pytest
 
 from inspector.model import Call, CallStore, State
-from inspector.protocols.codex.calls import running
 from inspector.sources.files import load
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -143,13 +144,15 @@ def test_codex_tool_results_read_as_the_rollout_reads_them(tmp_path: Path, rollo
     path.write_text("".join(_logs_line(records[i : i + 50]) + "\n" for i in range(0, len(records), 50)))
     from_telemetry = _calls(_read(path))
     compared = 0
-    for call_id, tool, _arguments, output in pairs:
+    ended = _ended(rollout)
+    for call_id, tool, _arguments, _output in pairs:
         want = from_rollout.get(call_id)
-        # a call the rollout decided with more than its output (a process still running, ended by a later
-        # poll or exec_command_end; a reviewer's verdict) is not what this compares
+        # a call the rollout decided with more than the outputs (an exec_command_end or another *_end
+        # event, which telemetry does not carry; a reviewer's verdict) is not what this compares; a
+        # process still running, ended by a later poll's output, is
         if want is None or len(want.results) != 1 or want.results[0].extra.get("review"):
             continue
-        if running(output) is not None:
+        if call_id in ended:
             continue
         got = from_telemetry[call_id]
         assert got.request.tool == tool
@@ -163,6 +166,20 @@ def test_codex_tool_results_read_as_the_rollout_reads_them(tmp_path: Path, rollo
         assert mine.data == theirs.data, call_id
         compared += 1
     assert compared, "no call of this rollout was decided by its output alone"
+
+
+def _ended(path: Path) -> set[str]:
+    """The calls a rollout has an ``*_end`` event for (exec_command_end, patch_apply_end, ...)."""
+    found = set()
+    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
+        try:
+            record = json.loads(line)
+        except ValueError:
+            continue
+        payload = record.get("payload") if isinstance(record, dict) else None
+        if isinstance(payload, dict) and str(payload.get("type", "")).endswith("_end"):
+            found.add(payload.get("call_id"))
+    return found
 
 
 @pytest.mark.parametrize(
@@ -225,3 +242,42 @@ def test_a_protobuf_body_is_recorded_with_integer_enums() -> None:
     assert logged["resourceLogs"][0]["scopeLogs"][0]["logRecords"][0]["severityNumber"] == 9
     sent = traced["resourceSpans"][0]["scopeSpans"][0]["spans"][0]
     assert (sent["kind"], sent["status"]["code"], sent["spanId"]) == (1, 2, "02" * 8)
+
+
+def test_a_process_still_running_is_decided_by_its_poll_in_a_later_body() -> None:
+    """Real Codex: ``exec_command`` returned "Process running with session ID 1955" (its tool_result says
+    success) and a ``write_stdin`` poll of that session later said "Process exited with code 4": the
+    first call stays open, then fails with exit code 4 and what the process printed, as in the rollout."""
+    from inspector.model.events import RawRef
+    from inspector.protocols.otlp import Decoder
+
+    decoder, store = Decoder(), CallStore()
+    starter = _record(
+        "codex.tool_result",
+        1250,
+        "bridge",
+        tool_name="exec_command",
+        call_id="call_slow",
+        success="true",
+        arguments='{"cmd": "sleep 2; echo done; exit 4", "yield_time_ms": 250}',
+        duration_ms="251",
+        output="Chunk ID: 9c6857\nWall time: 0.2511 seconds\nProcess running with session ID 1955\n"
+        "Original token count: 0\nOutput:\n",
+    )
+    poll = _record(
+        "codex.tool_result", 3260, "bridge", tool_name="write_stdin", call_id="call_poll", success="true",
+        arguments='{"session_id": 1955, "chars": "", "yield_time_ms": 10000}', duration_ms="1966",
+        output="Chunk ID: d82713\nWall time: 1.9654 seconds\nProcess exited with code 4\n"
+        "Original token count: 2\nOutput:\ndone\n",
+    )  # fmt: skip
+    states = []
+    for n, record in enumerate([starter, poll], 1):
+        raw = RawRef("otlp", f"POST /v1/logs #{n}", protocol="otlp")
+        for event in decoder.feed(json.loads(_logs_line([record])), raw):
+            store.ingest(event)
+        states.append(_calls(store)["call_slow"].state())
+    assert states == [State.PENDING, State.FAILED]
+    slow = _calls(store)["call_slow"]
+    assert (slow.results[0].error_code, slow.results[0].data) == ("4", "done\n")
+    assert slow.latency_ms is not None and abs(slow.latency_ms - (3260 - 1250 + 251)) < 1
+    assert _calls(store)["call_poll"].state() is State.FAILED
