@@ -248,7 +248,8 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     record, error, note = values.loads_noted(line)
     if error is not None:
         return [Malformed(where=raw.where, reason=error, source=raw.source, raw=raw)]
-    return noted(note, raw, raw.where, _decode_record(record, raw))
+    events = _decode_record(record, raw)
+    return events if note is None else noted(note, raw, raw.where, events)
 
 
 def _decode_record(record: Any, raw: RawRef) -> list[Event]:

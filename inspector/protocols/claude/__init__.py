@@ -324,7 +324,9 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     value, error, note = values.loads_noted(line)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
-    return noted(note, raw, raw.where, _decode_value(value, raw, session, source))
+    events = _decode_value(value, raw, session, source)
+    # a line's place is text only when asked (RawRef.where): asked here only for the rare noted line
+    return events if note is None else noted(note, raw, raw.where, events)
 
 
 def _decode_value(value: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:

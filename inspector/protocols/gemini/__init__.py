@@ -102,7 +102,9 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     value, error, note = values.loads_noted(line.lstrip(b"\xef\xbb\xbf"))
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
-    events = noted(note, raw, raw.where, state.decode(value, raw))
+    events = state.decode(value, raw)
+    if note is not None:
+        events = noted(note, raw, raw.where, events)
     ran = {agent: e.call_id for e in events if isinstance(e, Request) and (agent := agent_of(e))}
     return events + list(nested(raw.source, state.group, ran, read, state.seen)) if ran else events
 
