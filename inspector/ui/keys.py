@@ -3,8 +3,12 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from textual.binding import Binding, BindingType
+
+if TYPE_CHECKING:
+    from inspector.sources.base import Source
 
 
 @dataclass(frozen=True)
@@ -179,6 +183,23 @@ MODE_ACTIONS = {
     "reclaim": "reclaim",
 }
 """Actions that only mean something in one kind of session (hidden from the footer and palette elsewhere)."""
+
+
+def session_mode(source: Source) -> str:
+    """``replay``, ``live``, ``files`` or ``store``: which mode keys apply to ``source`` (from its
+    capabilities)."""
+    if source.can_seek:
+        return "replay"
+    return "live" if source.is_live else "files" if source.can_follow else "store"
+
+
+def means_something(action: str, source: Source) -> bool:
+    """False for the keys of another mode (replay transport, follow, answer), hidden from the footer and
+    palette, and for taking a role back where no peer can take it (only the hub's assistant can)."""
+    wanted = MODE_ACTIONS.get(action)
+    if wanted == "reclaim":
+        return source.can_reclaim
+    return wanted is None or wanted == session_mode(source)
 
 
 def action_name(action: str) -> str:

@@ -149,20 +149,9 @@ class MainScreen(Screen[None]):
     def now(self) -> float | None:
         return host_of(self).now
 
-    @property
-    def mode(self) -> str:
-        """``replay``, ``live``, ``files`` or ``store``: which mode keys apply (from the capabilities)."""
-        source = self.source
-        if source.can_seek:
-            return "replay"
-        return "live" if source.is_live else "files" if source.can_follow else "store"
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Keys of another mode (replay transport, follow, answer) are hidden from the footer and palette."""
-        wanted = keys.MODE_ACTIONS.get(action)
-        if wanted == "reclaim":  # a role another peer can take: the hub's assistant
-            return self.source.can_reclaim
-        return wanted is None or wanted == self.mode
+        return keys.means_something(action, self.source)
 
     @property
     def wants_fast_ticks(self) -> bool:
@@ -261,13 +250,8 @@ class MainScreen(Screen[None]):
         self._update_status()
 
     def _set_loading(self, loading: bool) -> None:
-        """The screen's ``-loading`` class, which shows the progress bar: only the bar is styled again (the
-        class alone restyled the screen's every node, a hundred and more, as a load began and ended)."""
-        if self.has_class("-loading") == loading:
-            return
-        self.set_class(loading, "-loading", update=False)
-        for bar in self.query("#loading"):  # the one rule that reads the class: main.tcss
-            bar.update_node_styles()
+        for bar in self.query(LoadingBar):  # none while the screen is torn down
+            bar.show(loading)
 
     @property
     def loading_bar(self) -> LoadingBar:

@@ -23,6 +23,16 @@ class LoadingBar(ProgressBar):
         often, or a later report will draw it: one frame, not two)."""
         return time.monotonic() - self._drawn < LOADING_REPAINT
 
+    def show(self, loading: bool) -> None:
+        """Shown while a load runs, by its screen's ``-loading`` class (main.tcss: the one rule that reads
+        it): only this bar is styled again (the class alone restyled the screen's every node, a hundred
+        and more, as a load began and ended)."""
+        screen = self.screen
+        if screen.has_class("-loading") == loading:
+            return
+        screen.set_class(loading, "-loading", update=False)
+        self.update_node_styles()
+
     def draw(self, progress: Progress | None) -> None:
         """The bar at ``progress`` (None: the load is done)."""
         self._drawn = time.monotonic()
