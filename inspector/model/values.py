@@ -59,18 +59,25 @@ def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | N
     msgspec, which reads integers of any size Python takes exactly (orjson made floats of those past
     64 bits, and every record had to be searched for one: a sixth of a read); else the stdlib
     parser, with integers too long for Python kept as their digit strings and lone surrogates replaced.
-    Bytes that are not UTF-8 are read as U+FFFD (``loads_noted`` also says that they were).
+    Bytes that are not UTF-8 are read as U+FFFD (``loads_noted`` also says that they were). A value
+    nested past the parser's depth is an error here (the JSON text inside a record, an argument, stays
+    text); a record's reader reads it with a stand-in (``loads_noted``).
     """
-    value, error, _ = loads_noted(data)
+    value, error, _ = _loads(data, False)
     return value, error
 
 
 def loads_noted(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | None, str | None]:
-    """``loads_json``, and a note when the bytes held invalid UTF-8: ``(value, None, note)``, the value
-    read with U+FFFD in place of each bad sequence. A record's reader turns the note into a
-    ``Malformed`` event beside the record's own events (``utf8_notice``): the call is kept, and flagged."""
+    """A record (a line, an item, a body): ``loads_json``, and a note of what was wrong with it that did
+    not stop its read: ``(value, None, note)``, bytes not UTF-8 read as U+FFFD, control characters raw in
+    its strings, NUL bytes around it, values nested past MAX_DEPTH shown as a stand-in. Its reader
+    turns the note into a ``Malformed`` event beside the record's own events (``events.noted``)."""
+    return _loads(data, True)
+
+
+def _loads(data: bytes | bytearray | memoryview | str, record: bool) -> tuple[Any, str | None, str | None]:
     if isinstance(data, str) and len(data) > HUGE_TEXT:
-        return (*loads_text(data), None)
+        return (*loads_text(data, record), None)
     # no copy of the bytes on the fast path: a 200 MB line costs its bytes and its parsed value only
     raw = data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data
     if _fast_loads is not None:
@@ -79,7 +86,7 @@ def loads_noted(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | 
         except (ValueError, TypeError, RecursionError):
             pass  # the stdlib parser says why, and reads what msgspec refuses (lone surrogates, NaN,
             # an integer past Python's digit limit, a float past the largest, bytes that are not UTF-8)
-    return _loads_bytes(bytes(raw))
+    return _loads_bytes(bytes(raw), record)
 
 
 def utf8_note(byte: int) -> str:
@@ -105,13 +112,16 @@ def _text_bad(data: bytes | bytearray | memoryview | str) -> tuple[str, int | No
         return _SURROGATE.sub("\ufffd", str(data, "utf-8", "surrogateescape")), exc.start
 
 
-def loads_text(text: str) -> tuple[Any, str | None]:
+def loads_text(text: str, record: bool = False) -> tuple[Any, str | None]:
     """A huge record given as text: the stdlib parser builds the value with no working copy (orjson
-    holds one more copy of a long string while it parses: 3x a 200 MB record instead of 2x)."""
+    holds one more copy of a long string while it parses: 3x a 200 MB record instead of 2x).
+    ``record``: a record read again, as ``loads_noted`` reads it (its note said by the first read)."""
     try:
         value = json.loads(text, parse_int=parse_int)
     except (ValueError, RecursionError) as exc:
-        lenient = _lenient(text) if isinstance(exc, json.JSONDecodeError) else None
+        lenient = (
+            _lenient(text) if isinstance(exc, json.JSONDecodeError) else _shallow(text) if record else None
+        )
         if lenient is None:
             return None, _reason(exc)
         value = lenient[0]  # as loads_noted reads it (its note said by the read that found it)
@@ -122,17 +132,19 @@ def loads_text(text: str) -> tuple[Any, str | None]:
 
 def loads_exact(raw: bytes) -> tuple[Any, str | None]:
     """The stdlib parser with the same guarantees as ``loads_json`` (for callers that need its errors)."""
-    value, error, _ = _loads_bytes(raw)
+    value, error, _ = _loads_bytes(raw, False)
     return value, error
 
 
-def _loads_bytes(raw: bytes) -> tuple[Any, str | None, str | None]:
+def _loads_bytes(raw: bytes, record: bool) -> tuple[Any, str | None, str | None]:
     text, bad = _text_bad(raw)
     notes = [] if bad is None else [utf8_note(bad)]
     try:
         value = json.loads(text, parse_int=parse_int)
     except (ValueError, RecursionError) as exc:
-        lenient = _lenient(text) if isinstance(exc, json.JSONDecodeError) else None
+        lenient = (
+            _lenient(text) if isinstance(exc, json.JSONDecodeError) else _shallow(text) if record else None
+        )
         if lenient is None:
             reason = _reason(exc)
             return None, reason if bad is None else f"not valid UTF-8 (byte {bad}), and {reason}", None
@@ -172,6 +184,49 @@ def _lenient(text: str) -> tuple[Any, list[str]] | None:
     except (ValueError, RecursionError):
         return None
     return value, notes
+
+
+MAX_DEPTH = 200
+"""Nesting a record's value may have before what is deeper is shown as ``DEEP_STAND_IN``."""
+DEEP_STAND_IN = "(nested too deeply to show)"
+SHALLOW_LIMIT = 1 << 20
+"""A record longer than this that is nested too deeply stays malformed (its scan costs ~1 s a MB)."""
+_DEPTH_TOKENS = re.compile(r'"(?:[^"\\]|\\.)*"|[\[\]{}]', re.DOTALL)
+
+
+def _shallow(text: str) -> tuple[Any, list[str]] | None:
+    """A record nested deeper than the parser follows, its values past MAX_DEPTH levels each replaced by
+    ``DEEP_STAND_IN``: the record is read, not lost for one deep value (a batch of spans, a call's
+    arguments); None when it is not JSON all the same."""
+    if len(text) > SHALLOW_LIMIT:
+        return None  # past it, the scan would cost more than the record is worth: malformed, as before
+    pieces: list[str] = []
+    depth = deepest = 0
+    last = cut = -1
+    for token in _DEPTH_TOKENS.finditer(text):
+        mark = token.group(0)
+        if mark[0] == '"':
+            continue
+        if mark in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+            if depth == MAX_DEPTH + 1:
+                cut = token.start()
+        else:
+            if depth == MAX_DEPTH + 1 and cut >= 0:
+                pieces += [text[last + 1 if last >= 0 else 0 : cut], json.dumps(DEEP_STAND_IN)]
+                last, cut = token.end() - 1, -1
+            depth -= 1
+    if not pieces:
+        return None
+    pieces.append(text[last + 1 :])
+    try:
+        value = json.loads("".join(pieces), parse_int=parse_int)
+    except (ValueError, RecursionError):
+        return None
+    return value, [
+        f"held a value nested {deepest} levels deep: what is past {MAX_DEPTH} is shown as a stand-in"
+    ]
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")

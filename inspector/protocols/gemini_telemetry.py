@@ -234,7 +234,7 @@ def _hr_time(value: Any) -> float | None:
 def redecode(raw: RawRef) -> list[Event]:
     """The one record ``raw`` points at, decoded again under the call id its place gave it."""
     found = _WHERE.search(raw.where)
-    value, error = loads_text(_text(_reread.reread(raw)))
+    value, error = loads_text(_text(_reread.reread(raw)), record=True)
     if error is not None or found is None or not isinstance(value, dict):
         reason = error or "not a Gemini CLI tool call record"
         return [Malformed(raw.where, reason, source=raw.source, raw=raw)]

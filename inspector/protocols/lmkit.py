@@ -11,6 +11,7 @@ import inspector.protocols.common.jsonfile as _jsonfile
 import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
+from inspector.model import values
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, noted
 from inspector.protocols.format import Format
 from inspector.textsafe import one_line
@@ -91,7 +92,7 @@ def _chunk_events(path: str, chunk: _jsonfile.Chunk, line: bytes | None) -> Iter
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one record ``raw`` points at again."""
-    value, error = _jsonfile.loads(_reread.reread(raw))
+    value, error, _ = values.loads_noted(_reread.reread(raw))  # as the record was read
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     return decode(value, raw)

@@ -136,7 +136,7 @@ def decode_line(line: bytes, raw: RawRef) -> list[Event]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one line ``raw`` points at again (its calls, with their payloads)."""
-    value, error = loads_text(_text(_reread.reread(raw)))
+    value, error = loads_text(_text(_reread.reread(raw)), record=True)
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     return Decoder().feed(value, raw)

@@ -435,3 +435,33 @@ def test_an_id_of_any_kind_is_read_or_said_never_dropped(tmp_path, kind):
         kept = [c for c in store.all_calls() if c.call_id not in ("k2", "k3")]
         assert kept or store.malformed, (kind, repr(new)[:40])
         CASES["count"] += 1
+
+
+@pytest.mark.parametrize("kind", [k for k in FOLLOWED if k != "alicia-hex"])
+def test_a_value_nested_50000_deep_costs_only_itself(tmp_path, kind):
+    """A value nested 50,000 levels deep in any field of any record of a JSON Lines format: the record
+    is read with a stand-in for what is past 200 levels, and said (the whole record was malformed: an
+    OTLP batch lost every span for one deep attribute, a call its request for one deep argument)."""
+    from inspector.model import CallStore
+    from inspector.sources.files import load
+
+    forced = gen.FORCED.get(kind)
+    base = gen.BASES[kind][1]()
+    tried = 0
+    for index in range(min(len(base), 2)):  # a request and its result
+        for path in gen.paths_of(base[index][1])[::3]:  # every third field: the way in is the same
+            shallow = gen.write_mutated(tmp_path, kind, base, index, path, [["x"]], "shallow")  # an array too
+            deep = gen.write_mutated(tmp_path, kind, base, index, path, gen.DEEP_MARK, "deep")
+            found = {}
+            for name, written in (("shallow", shallow), ("deep", deep)):
+                store = CallStore()
+                signal.alarm(BOUND_S)
+                load([str(written)], store, forced)
+                signal.alarm(0)
+                found[name] = ({c.call_id for c in store.all_calls()}, [m.reason for m in store.malformed])
+            assert found["deep"][0] == found["shallow"][0], (kind, index, path, found["deep"][1])
+            said = [r for r in found["deep"][1] if "levels deep: what is past 200" in r]
+            assert len(said) == 1, (kind, index, path, found["deep"][1])
+            tried += 1
+            CASES["count"] += 1
+    assert tried >= 3

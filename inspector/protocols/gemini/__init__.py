@@ -75,7 +75,7 @@ def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one message record ``raw`` points at again (its calls, each with its result)."""
     data = _reread.reread(raw)
-    value, error = _jsonfile.loads(data)
+    value, error, _ = values.loads_noted(data)  # as the record was read
     if error is not None and data[:1] in (b"{", "{"):  # a saved chat's call: two contents, call and answer
         text = data if isinstance(data, str) else bytes(data).decode("utf-8", "replace")
         return gemini_checkpoint.redecode(raw, text)

@@ -8,6 +8,7 @@ from typing import Any
 import inspector.protocols.common.jsonfile as _jsonfile
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
+from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped, noted
 from inspector.protocols.format import Format
 from inspector.protocols.rap.callbacks import (
@@ -65,7 +66,7 @@ def _chunk_events(path: str, chunk: _jsonfile.Chunk) -> list[Event]:
 
 def redecode(raw: RawRef) -> list[Event]:
     """Decode the one record ``raw`` points at again."""
-    value, error = _jsonfile.loads(_reread.reread(raw))
+    value, error, _ = values.loads_noted(_reread.reread(raw))  # as the record was read
     if error is not None:
         return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     return decode(value, raw)
