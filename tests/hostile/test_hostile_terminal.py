@@ -53,3 +53,40 @@ def test_the_answer_screens_countdown_stops_once_the_peer_answered():
     call.results.append(answer)
     said = compose.time_left_text(call, 1100.0)
     assert said.startswith("answered by agent") and "\x1b" not in said and "overdue" not in said
+
+
+async def test_a_terminal_of_one_cell_or_10000_columns_keeps_the_keys(tmp_path):
+    """The terminal resized to 1x1, 10000 wide, one row, one column, with a session of every format open:
+    every key still does its work (the list moves, the detail, timeline and help open and close), and q
+    quits."""
+    import sys
+    from pathlib import Path
+
+    import hostile_gen as gen
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "ui"))
+    from ui_factories import file_app
+
+    from inspector.ui.widgets.call_list import CallList
+
+    paths = [str(gen.good_file(tmp_path, kind)[0]) for kind in gen.BASES if kind not in gen.FORCED]
+    app = file_app(paths)
+    async with app.run_test(size=(120, 30)) as pilot:
+        for _ in range(200):
+            if not app.screen.has_class("-loading"):
+                break
+            await pilot.pause(0.05)
+        for size in [(1, 1), (10000, 50), (2, 2), (1, 200), (400, 1), (10000, 1), (80, 24)]:
+            await pilot.resize_terminal(*size)
+            await pilot.pause()
+            await pilot.press("g")
+            before = app.screen.query_one(CallList).cursor
+            await pilot.press("j")
+            await pilot.pause()
+            assert app.screen.query_one(CallList).cursor == before + 1, size
+            for keys in (["enter"], ["w"], ["w"], ["question_mark"], ["escape"], ["slash", "x", "escape"]):
+                await pilot.press(*keys)
+                await pilot.pause()
+            assert type(app.screen).__name__ == "MainScreen", size
+        await pilot.press("q")
+    assert app.return_code == 0
