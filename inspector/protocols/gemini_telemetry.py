@@ -21,7 +21,17 @@ from typing import Any
 import inspector.protocols.common.reread as _reread
 from inspector.model.call import NOTES
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, Skipped
-from inspector.model.values import CONTROL_NOTE, has_control, loads_text, number, text_noted, utf8_note, valid
+from inspector.model.values import (
+    CONTROL_NOTE,
+    has_control,
+    loads_noted,
+    loads_text,
+    number,
+    text_noted,
+    utf8_note,
+    valid,
+)
+from inspector.protocols.common.jsondeep import value_end
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
 from inspector.userpath import open_binary
@@ -76,7 +86,14 @@ def _decode_all(path: str, data: bytes) -> Iterator[Event]:
         byte_start = byte_pos + len(text[pos:start].encode("utf-8", "surrogateescape"))
         index += 1
         try:
-            value, end = _DECODER.raw_decode(text, start)
+            try:
+                value, end = _DECODER.raw_decode(text, start)
+                deep = None
+            except RecursionError:  # read with a stand-in for what is past MAX_DEPTH, as a line is
+                end = value_end(text, start)
+                value, failed, deep = loads_noted(text[start:end]) if end > 0 else (None, "", None)
+                if failed is not None:
+                    raise
         except (ValueError, RecursionError) as exc:
             later = _NEXT.search(text, start + 1)  # the next object starts a line with its brace
             end = later.start() + 1 if later else len(text)
@@ -93,6 +110,8 @@ def _decode_all(path: str, data: bytes) -> Iterator[Event]:
                 note = utf8_note(len(piece[: exc.start].encode("utf-8", "surrogateescape")))
             if has_control(piece):
                 note = CONTROL_NOTE if note is None else f"{note}; {CONTROL_NOTE}"
+            if deep is not None:
+                note = deep if note is None else f"{note}; {deep}"
             nuls = _nuls(text, pos, start)
             if nuls is not None:
                 note = nuls if note is None else f"{nuls}; {note}"

@@ -149,7 +149,8 @@ def test_an_item_nested_past_the_parser_costs_only_itself_in_a_json_document(tmp
 
 def test_a_one_line_gemini_document_loses_only_its_message_nested_too_deeply(tmp_path):
     """The whole ``{..., "messages": [...]}`` on one line (no indent), one message too deep: the
-    messages around it are still read, and the deep one is named where it is."""
+    messages around it are still read, and the deep one is named where it is (read with a stand-in past
+    200 levels, and said)."""
     deep = "[" * 100_000 + "]" * 100_000
     entry = {"id": "g1", "name": "read_file", "args": {}, "status": "success"}
     message = {"id": "m1", "timestamp": "2026-04-25T08:00:01.000Z", "type": "gemini", "toolCalls": [entry]}
@@ -162,7 +163,7 @@ def test_a_one_line_gemini_document_loses_only_its_message_nested_too_deeply(tmp
         assert set(_dumped(document)) == ({"g1", "g2"} if not extra else {"g1"})
     document.write_text(f'{head}, "messages": [{json.dumps(message)}, {deep}]}}\n')
     _, out, _ = run_cli("check", str(document))
-    assert "line 1 messages[1]: malformed record: nested too deeply to decode" in out
+    assert "line 1 messages[1]: malformed record: held a value nested 100000 levels deep" in out  # read, said
 
 
 def test_a_path_with_escapes_is_named_inertly_when_it_cannot_be_opened(tmp_path):

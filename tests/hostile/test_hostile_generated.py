@@ -437,10 +437,12 @@ def test_an_id_of_any_kind_is_read_or_said_never_dropped(tmp_path, kind):
         CASES["count"] += 1
 
 
-@pytest.mark.parametrize("kind", [k for k in FOLLOWED if k != "alicia-hex"])
+@pytest.mark.parametrize(
+    "kind", [*(k for k in FOLLOWED if k != "alicia-hex"), "gemini-json", "gemini_telemetry"]
+)
 def test_a_value_nested_50000_deep_costs_only_itself(tmp_path, kind):
-    """A value nested 50,000 levels deep in any field of any record of a JSON Lines format: the record
-    is read with a stand-in for what is past 200 levels, and said (the whole record was malformed: an
+    """A value nested 50,000 levels deep in any field of any record of a JSON format (lines, a document's
+    items, telemetry objects): the record is read with a stand-in for what is past 200 levels, and said (the whole record was malformed: an
     OTLP batch lost every span for one deep attribute, a call its request for one deep argument)."""
     from inspector.model import CallStore
     from inspector.sources.files import load

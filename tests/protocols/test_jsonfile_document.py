@@ -52,10 +52,21 @@ def test_a_member_item_nested_too_deeply_costs_only_itself(tmp_path: Path) -> No
     path = tmp_path / "doc.json"
     path.write_text('{"messages": [{"id": "a"}, ' + deep + ', {"id": "b"}], "x": {"y": 1}}\n')
     [chunk] = _jsonfile.read_chunks(str(path))
-    found = [(key, item.value, item.error) for key, item in _jsonfile.member_chunks(path.read_bytes(), chunk)]
+    items = list(_jsonfile.member_chunks(path.read_bytes(), chunk))
+    found = [
+        (key, item.value if key != "messages" or item.value != items[1][1].value else "deep", item.error)
+        for key, item in items
+    ]
     assert found == [
         ("messages", {"id": "a"}, None),
-        ("messages", None, "nested too deeply to decode"),
+        ("messages", "deep", None),  # read with a stand-in past 200 levels, and said
         ("messages", {"id": "b"}, None),
         ("x", {"y": 1}, None),
     ]
+    deep_item = items[1][1]
+    assert deep_item.note is not None and "nested 100000 levels deep" in deep_item.note
+    value = deep_item.value
+    for _ in range(200):
+        assert isinstance(value, list) and len(value) == 1
+        value = value[0]
+    assert value == "(nested too deeply to show)"

@@ -139,13 +139,17 @@ def _item_chunk(
     if end < 0:
         return Chunk(where, offset, _line_length(data, offset - base), line, error=error)
     end_offset, _ = pos.at(end)
+    deep = None
+    if error == _DEEP:  # read with a stand-in for what is past values.MAX_DEPTH, as a line is
+        value, failed, deep = values.loads_noted(pos.text[start:end])
+        error = error if failed is not None else None
     if error is not None:
         return Chunk(where, offset, end_offset - offset, line, error=error)
     if _SURROGATE_ESCAPE.search(pos.text, start, end) is not None:
         value = values.valid(value)
-    chunk = Chunk(where, offset, end_offset - offset, line, value)
+    chunk = Chunk(where, offset, end_offset - offset, line, value, note=deep)
     if pos.controls and values.has_control(pos.text, start, end):
-        chunk.note = values.CONTROL_NOTE
+        chunk.note = values.CONTROL_NOTE if chunk.note is None else f"{chunk.note}; {values.CONTROL_NOTE}"
     if not pos.ascii:
         try:
             data[offset - base : end_offset - base].decode("utf-8")
