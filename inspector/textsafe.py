@@ -41,6 +41,8 @@ def clean(text: str, keep_newlines: bool = True) -> str:
         text = text.replace("\t", "    ")
     if not keep_newlines:
         text = text.replace("\r\n", "⏎").replace("\n", "⏎")
+        if text.isprintable():  # its line ends (and tabs) were all that was unsafe: nothing else to do
+            return text
     text = _UNSAFE.sub(_visible, text)
     try:
         text.encode("utf-8")
