@@ -13,6 +13,7 @@ import importlib
 from collections.abc import Iterator
 from typing import BinaryIO
 
+import inspector.protocols.common.jsonhead as _jsonhead
 from inspector.model.events import Event
 from inspector.protocols.format import Format, Sniff
 from inspector.userpath import open_binary
@@ -44,6 +45,7 @@ SNIFFERS = {
 HEAD_BYTES = 64 * 1024
 LATER_HEADS = 3  # long first lines skipped when the head alone names no format
 LONG_LINE_SCAN = 64 * 1024 * 1024  # how far one long line is followed to find the next
+RECORD_SCAN = 8 * 1024 * 1024  # how long a first line may be to be read whole for detection
 
 
 class UnknownFormat(Exception):
@@ -113,25 +115,46 @@ def _sniffer(name: str) -> Sniff | None:
 
 
 def _heads(fh: BinaryIO) -> Iterator[bytes]:
-    """The file's head, then up to ``LATER_HEADS`` heads each starting after a line that overran the last."""
+    """The file's head, then up to ``LATER_HEADS`` heads each starting after a line that overran the last.
+
+    A head that is one line longer than itself is read on to the line's end (up to ``RECORD_SCAN``) and
+    handed over with its long strings shortened (``jsonhead.shortened``): a record whose leading field
+    runs past the head shows its keys all the same, so no field's length decides the format."""
     head = fh.read(HEAD_BYTES)
-    yield head
-    for _ in range(LATER_HEADS):
+    for _ in range(LATER_HEADS + 1):
         if len(head) < HEAD_BYTES or b"\n" in head.rstrip(b"\r\n"):
-            return  # the whole file was seen, or the head holds more than one line: nothing hidden
-        scanned = 0
-        while True:  # skip the rest of the long line, boundedly
-            block = fh.read(HEAD_BYTES)
-            scanned += len(block)
-            newline = block.find(b"\n")
-            if newline >= 0 or not block or scanned > LONG_LINE_SCAN:
-                break
-        if newline < 0:
+            yield head  # the whole file was seen, or the head holds a whole line: nothing hidden
             return
-        head = block[newline + 1 :] + fh.read(HEAD_BYTES - (len(block) - newline - 1))
-        if not head.strip():
+        line, after = _rest_of_line(fh, head)
+        if after is None:  # no line end within LONG_LINE_SCAN: what the head shows is all there is
+            yield head
             return
-        yield head
+        after += fh.read(HEAD_BYTES - len(after)) if len(after) < HEAD_BYTES else b""
+        yield head if line is None else _jsonhead.shortened(line) + b"\n" + after
+        if not after.strip():
+            return
+        head = after
+
+
+def _rest_of_line(fh: BinaryIO, head: bytes) -> tuple[bytes | None, bytes | None]:
+    """The whole first line of ``head`` read on from ``fh`` (None past ``RECORD_SCAN``), and what
+    follows its end in the last block read (None when no end came within ``LONG_LINE_SCAN``; empty at
+    the file's end, where the line is whole too)."""
+    kept: list[bytes] | None = [head]
+    scanned = len(head)
+    while scanned <= LONG_LINE_SCAN:
+        block = fh.read(HEAD_BYTES)
+        if not block:
+            return (None if kept is None else b"".join(kept)), b""
+        newline = block.find(b"\n")
+        if newline >= 0:
+            return (None if kept is None else b"".join([*kept, block[:newline]])), block[newline + 1 :]
+        scanned += len(block)
+        if kept is not None:
+            kept.append(block)
+            if scanned > RECORD_SCAN:
+                kept = None  # too long to keep: the rest is skipped, boundedly
+    return None, None
 
 
 def readers(

@@ -56,9 +56,10 @@ def sniff(path: str, head: bytes) -> int:
     """70 when the file starts with a JS SDK object holding Gemini CLI's event names; 40 when it starts
     with the SDK's first key (hrTime) and its first object goes on past the head, so its event name is
     out of sight (one huge or deeply nested value: the file was 'not a format the inspector reads');
-    else 0."""
+    else 0. Pretty-printed: its second line is indented, however long its first (a long leading field)."""
     text = head.lstrip()
-    if text.startswith(b"{") and b"\n  " in text[:200] and b'"gemini_cli.' in head:
+    lines = text.split(b"\n", 2)
+    if text.startswith(b"{") and len(lines) > 1 and lines[1].startswith(b"  ") and b'"gemini_cli.' in head:
         return 70
     if _SDK_START.match(text) and b"\n}" not in text:
         return 40
