@@ -31,12 +31,19 @@ class CallsByKey(Mapping[tuple[str, str, str], Call]):
     def find(self, ns: str, group: str, call_id: str) -> Call | None:
         return self._groups.get(ns, _NO_GROUPS).get(group, _NO_IDS).get(call_id)
 
-    def add(self, ns: str, group: str, call_id: str, call: Call) -> None:
-        """Keep ``call`` under its key (the store adds a key once: a second request of an id is not kept)."""
-        calls = self._groups.setdefault(ns, {}).setdefault(group, {})
-        if call_id not in calls:
+    def first_or_add(self, ns: str, group: str, call_id: str, call: Call) -> Call | None:
+        """The call kept under this key, or None once ``call`` is kept there (find and add in one walk)."""
+        groups = self._groups.get(ns)
+        if groups is None:
+            groups = self._groups[ns] = {}
+        calls = groups.get(group)
+        if calls is None:
+            calls = groups[group] = {}
+        first = calls.get(call_id)
+        if first is None:
+            calls[call_id] = call
             self._count += 1
-        calls[call_id] = call
+        return first
 
     def __getitem__(self, key: tuple[str, str, str]) -> Call:
         found = self.find(*key)
@@ -122,14 +129,23 @@ class CallStore:
 
         ``ns`` keeps sources apart: two files opened side by side never thread into each other.
         """
-        if type(event) is Skipped:  # a third of a transcript's events: counted, nothing else (no time)
-            self.skipped[event.kind] = self.skipped.get(event.kind, 0) + 1
+        kind = type(event)
+        if kind is Skipped:  # a third of a transcript's events: counted, nothing else (no time)
+            skipped = self.skipped
+            skipped[event.kind] = skipped.get(event.kind, 0) + 1  # type: ignore[union-attr]
             return event  # type: ignore[return-value]
         ts = getattr(event, "ts", None)
-        if isinstance(ts, (int, float)) and (self.last_ts is None or ts > self.last_ts) and math.isfinite(ts):
-            self.last_ts = float(ts)
-        if isinstance(event, Request):
-            item: Item = self._add_request(event, ns)
+        if ts is not None:  # a time past the latest one (a record's time, made finite by its event)
+            last = self.last_ts
+            if isinstance(ts, (int, float)) and (last is None or ts > last) and math.isfinite(ts):
+                self.last_ts = float(ts)
+        # the common kinds by their exact type first (a request, a result: two thirds of the events)
+        if kind is Request:
+            item: Item = self._add_request(event, ns)  # type: ignore[arg-type]
+        elif kind is Result:
+            item = self._add_result(event, ns)  # type: ignore[arg-type]
+        elif isinstance(event, Request):
+            item = self._add_request(event, ns)
         elif isinstance(event, Result):
             item = self._add_result(event, ns)
         elif isinstance(event, Message):
@@ -152,7 +168,10 @@ class CallStore:
             item = Malformed(where="?", reason=f"unknown event type {type(event).__name__}")
             self.malformed.append(item)
             self.items.append(item)
-        self._changed(item)
+        self.version += 1  # what _changed does, without its call
+        if self._listeners:
+            for listener in self._listeners:
+                listener(item)
         return item
 
     def withdraw(self, malformed: list[Malformed]) -> None:
@@ -169,11 +188,12 @@ class CallStore:
         self._changed(malformed[0])
 
     def _place(self, item: Item, parent_id: str | None, ns: str) -> None:
-        parent = self._by_id.get(ns, _NO_IDS).get(parent_id) if parent_id else None
-        if parent is not None:
-            self._attach(parent, item)
-        else:
-            self.items.append(item)
+        if parent_id:
+            parent = self._by_id.get(ns, _NO_IDS).get(parent_id)
+            if parent is not None:
+                self._attach(parent, item)
+                return
+        self.items.append(item)
 
     def _adopt(self, event: Adopt, ns: str) -> Call | None:
         """Move a top-level call under its parent (both threaded already); None when one is unknown."""
@@ -199,7 +219,8 @@ class CallStore:
             item.depth = parent.depth + 1
             if isinstance(item, Call):
                 self.nested_count += 1
-                self._fix_depths(item)
+                if item.children:  # a call just made has none (one that took early results may)
+                    self._fix_depths(item)
 
     def _fix_depths(self, call: Call) -> None:
         for child in call.children:
@@ -212,20 +233,27 @@ class CallStore:
         if not self.keep_payloads:
             request.params = None
         self.call_count += 1
-        call = Call(request, seq=self.call_count)
-        if request.group and len(self.groups) < MAX_GROUPS:
-            self.groups.add(request.group)
-        first = self.calls.find(ns, request.group, request.call_id)
+        call = Call(request, self.call_count)
+        group, call_id = request.group, request.call_id
+        groups = self.groups
+        if group and group not in groups and len(groups) < MAX_GROUPS:
+            groups.add(group)
+        first = self.calls.first_or_add(ns, group, call_id, call)
         if first is not None:
             request.violation = request.violation or (
-                f"duplicate request id {request.call_id!r}: results go to the first request"
+                f"duplicate request id {call_id!r}: results go to the first request"
             )
         else:
-            self.calls.add(ns, request.group, request.call_id, call)
-            self._by_id.setdefault(ns, {}).setdefault(request.call_id, call)
-        if request.timeout_ms is not None and request.timeout_ms / 1000.0 > self.hold.seconds:
-            self.hold.seconds = request.timeout_ms / 1000.0
-        early = self._take_held(ns, request) if first is None else []
+            by_id = self._by_id.get(ns)
+            if by_id is None:
+                by_id = self._by_id[ns] = {}
+            if call_id not in by_id:
+                by_id[call_id] = call
+        timeout_ms = request.timeout_ms
+        if timeout_ms is not None and timeout_ms / 1000.0 > self.hold.seconds:
+            self.hold.seconds = timeout_ms / 1000.0
+        # results held for a request that had not come (rare: only then is the hold looked at)
+        early = self._take_held(ns, request) if first is None and self._held else None
         if early:
             self._join(call, early, ns)
         else:
@@ -279,7 +307,10 @@ class CallStore:
         if not self.keep_payloads:
             result.data = None
             result.details = None
-        call = self.find(result.group, result.call_id, ns)
+        group = result.group
+        call = self.calls.find(ns, group, result.call_id)
+        if call is None and not group:  # find's second look, without its call
+            call = self._by_id.get(ns, _NO_IDS).get(result.call_id)
         if call is None:
             since = result.ts if result.ts is not None else self.clock.now()
             orphan = OrphanResult(result, seq=len(self.orphans) + 1, since=since, window=self.hold)
