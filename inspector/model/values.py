@@ -224,9 +224,12 @@ def _shallow(text: str) -> tuple[Any, list[str]] | None:
         value = json.loads("".join(pieces), parse_int=parse_int)
     except (ValueError, RecursionError):
         return None
-    return value, [
-        f"held a value nested {deepest} levels deep: what is past {MAX_DEPTH} is shown as a stand-in"
-    ]
+    return value, [deep_note(deepest)]
+
+
+def deep_note(deepest: int) -> str:
+    """What a reader says of a record (JSON or MessagePack) read with a stand-in past ``MAX_DEPTH``."""
+    return f"held a value nested {deepest} levels deep: what is past {MAX_DEPTH} is shown as a stand-in"
 
 
 _CONTROL = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f]")

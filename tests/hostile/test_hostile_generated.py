@@ -437,13 +437,13 @@ def test_an_id_of_any_kind_is_read_or_said_never_dropped(tmp_path, kind):
         CASES["count"] += 1
 
 
-@pytest.mark.parametrize(
-    "kind", [*(k for k in FOLLOWED if k != "alicia-hex"), "gemini-json", "gemini_telemetry"]
-)
+@pytest.mark.parametrize("kind", [*FOLLOWED, "alicia-msgpack", "gemini-json", "gemini_telemetry"])
 def test_a_value_nested_50000_deep_costs_only_itself(tmp_path, kind):
-    """A value nested 50,000 levels deep in any field of any record of a JSON format (lines, a document's
-    items, telemetry objects): the record is read with a stand-in for what is past 200 levels, and said (the whole record was malformed: an
-    OTLP batch lost every span for one deep attribute, a call its request for one deep argument)."""
+    """A value nested 50,000 levels deep in any field of any record of any format (JSON lines, a
+    document's items, telemetry objects, MessagePack packets in a file or as hex lines): the record is
+    read with a stand-in for what is past 200 levels, and said (the whole record was malformed: an OTLP
+    batch lost every span for one deep attribute, a call its request for one deep argument, a packet
+    past the unpacker's 1,024 levels its envelope)."""
     from inspector.model import CallStore
     from inspector.sources.files import load
 

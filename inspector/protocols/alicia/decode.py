@@ -7,6 +7,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
+import inspector.protocols.common.msgdepth as _msgdepth
 from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef
 from inspector.protocols.alicia.calls import decode_request, decode_result
@@ -50,9 +51,24 @@ def decode_packet(
 
 
 def unpack_noted(data: bytes) -> tuple[Any, str | None]:
-    """A packet's MessagePack value, and a note when a string of it was not UTF-8: read with U+FFFD for
-    each bad byte, as every reader reads bytes (``values.text_noted``). The one way a packet is unpacked
-    to be shown (a file's, a recording's, a room's, a hub's); raises what msgpack raises otherwise."""
+    """A packet's MessagePack value, and a note when a string of it was not UTF-8 (read with U+FFFD for
+    each bad byte, as every reader reads bytes: ``values.text_noted``) or a value was nested past the
+    unpacker's depth (what is past ``values.MAX_DEPTH`` read as a stand-in, as a JSON record's is). The one
+    way a packet is unpacked to be shown (a file's, a recording's, a room's, a hub's); raises what msgpack
+    raises otherwise."""
+    try:
+        return _unpack_utf8_noted(data)
+    except ValueError as exc:
+        if type(exc).__name__ != "StackError":
+            raise
+        found = _msgdepth.shallow_all(data)
+        if found is None:
+            raise
+    obj, note = _unpack_utf8_noted(found[0])
+    return obj, "; ".join(filter(None, [values.deep_note(found[1]), note]))
+
+
+def _unpack_utf8_noted(data: bytes) -> tuple[Any, str | None]:
     try:
         return unpack(data, "strict"), None
     except UnicodeDecodeError as exc:

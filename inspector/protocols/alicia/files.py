@@ -7,6 +7,7 @@ from collections.abc import Iterator
 
 import msgpack
 
+import inspector.protocols.common.msgdepth as _msgdepth
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, noted
 from inspector.protocols.alicia.decode import NAME, decode_object, decode_packet, reason_of
@@ -112,7 +113,20 @@ def _read_binary(path: str) -> Iterator[Event]:
 
 def _unpack_at(data: bytes, position: int) -> tuple[object, int, str | None]:
     """The packet at ``position``, its size, and a note when a string of it was not UTF-8 (read with
-    U+FFFD for each bad byte, as a live packet's are)."""
+    U+FFFD for each bad byte, as a live packet's are) or a value of it was nested past the unpacker's
+    depth (read with a stand-in past ``values.MAX_DEPTH``, as a live packet's is)."""
+    try:
+        return _unpack_utf8_noted(data, position)
+    except msgpack.StackError:
+        found = _msgdepth.shallow(data, position)
+        if found is None:
+            raise
+    shallow, end, deepest = found
+    obj, _, note = _unpack_utf8_noted(shallow, 0)
+    return obj, end - position, "; ".join(filter(None, [values.deep_note(deepest), note]))
+
+
+def _unpack_utf8_noted(data: bytes, position: int) -> tuple[object, int, str | None]:
     unpacker = _unpacker(data, position, "strict")
     try:
         return unpacker.unpack(), unpacker.tell(), None

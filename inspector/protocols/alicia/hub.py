@@ -23,6 +23,7 @@ from typing import Any
 
 import msgpack
 
+import inspector.protocols.common.msgdepth as _msgdepth
 from inspector.model import values
 
 SUBSCRIBE = 40
@@ -71,13 +72,19 @@ def encode(type_: int, body: Any, conversation_id: str = "", **context: Any) -> 
 
 def _unpack(data: bytes) -> tuple[Any, bool]:
     """The MessagePack value of ``data`` and whether a string of it was not UTF-8 (read with U+FFFD for
-    each bad byte, as a packet's are: inspector.protocols.alicia.decode); raises FrameError."""
+    each bad byte, as a packet's are: inspector.protocols.alicia.decode); a value nested past the
+    unpacker's depth is read with a stand-in past ``values.MAX_DEPTH``, as a packet's is; raises FrameError."""
     try:
         try:
             return msgpack.unpackb(data, raw=False, strict_map_key=False), False
         except UnicodeDecodeError:
             obj = msgpack.unpackb(data, raw=False, strict_map_key=False, unicode_errors="surrogateescape")
             return values.valid(obj), True
+        except msgpack.StackError:
+            found = _msgdepth.shallow_all(data)
+            if found is None:
+                raise
+            return _unpack(found[0])
     except Exception as exc:  # noqa: BLE001 - msgpack raises several kinds
         raise FrameError(f"not MessagePack ({type(exc).__name__})") from None
 
