@@ -6,7 +6,7 @@ import enum
 from dataclasses import dataclass, field
 from typing import Any, Union
 
-from inspector.model.values import duration_ms, time_s
+from inspector.model.values import MAX_TIME_S, MIN_TIME_S, duration_ms, time_s
 from inspector.userpath import open_binary
 
 
@@ -131,9 +131,13 @@ class Request:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        # what a decoder read, made finite and within range in one place (model/values.py)
-        self.ts = time_s(self.ts)
-        self.timeout_ms = duration_ms(self.timeout_ms)
+        # what a decoder read, made finite and within range in one place (model/values.py); a time
+        # already a float in range and no timeout (nearly every request) without a call
+        ts = self.ts
+        if type(ts) is not float or not MIN_TIME_S <= ts <= MAX_TIME_S:
+            self.ts = time_s(ts)
+        if self.timeout_ms is not None:
+            self.timeout_ms = duration_ms(self.timeout_ms)
 
     @property
     def deadline(self) -> float | None:
@@ -163,7 +167,9 @@ class Result:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.ts = time_s(self.ts)
+        ts = self.ts  # as time_s does, its common case without a call
+        if type(ts) is not float or not MIN_TIME_S <= ts <= MAX_TIME_S:
+            self.ts = time_s(ts)
 
 
 @dataclass(slots=True)
@@ -180,7 +186,9 @@ class Message:
     extra: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
-        self.ts = time_s(self.ts)
+        ts = self.ts  # as time_s does, its common case without a call
+        if type(ts) is not float or not MIN_TIME_S <= ts <= MAX_TIME_S:
+            self.ts = time_s(ts)
 
 
 @dataclass(slots=True)
