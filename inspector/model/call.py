@@ -154,7 +154,10 @@ class Call:
         yield self
         for child in self.children:
             if isinstance(child, Call):
-                yield from child.walk()
+                if child.children:
+                    yield from child.walk()
+                else:  # a call with nothing under it (most): itself, without a generator of its own
+                    yield child
 
     def __repr__(self) -> str:
         return f"Call({self.call_id!r}, {self.tool!r}, results={len(self.results)})"

@@ -333,7 +333,10 @@ class CallStore:
         """Every call, nested ones included, in tree order."""
         for item in self.items:
             if isinstance(item, Call):
-                yield from item.walk()
+                if item.children:
+                    yield from item.walk()
+                else:  # most calls: itself, without a generator of its own
+                    yield item
 
     def end_clock(self) -> EndOfRecording:
         """A clock at this store's last record (for a file that is read, not followed)."""
