@@ -41,7 +41,8 @@ def session_figures(
     now = store.clock.now() if now is None else now
     if keep is not None:
         return session_figures(_Subset(store, keep), now)  # type: ignore[arg-type]
-    states = {state.value: 0 for state in State}
+    counts = dict.fromkeys(State, 0)  # by the state itself: a state's .value is a call each time
+    failed = frozenset(FAILED_STATES)
     by_tool: dict[str, ToolFigures] = {}
     latencies: list[float] = []
     calls = top_level = with_diff = late = violations = unanswered_client = 0
@@ -50,14 +51,14 @@ def session_figures(
         if call.parent is None:
             top_level += 1
         state, latency, diff, overdue = call.figures(now)
-        states[state.value] += 1
+        counts[state] += 1
         request = call.request
         tool = request.tool
         figures = by_tool.get(tool)
         if figures is None:
             figures = by_tool[tool] = ToolFigures(tool)
         figures.count += 1
-        if state in FAILED_STATES:
+        if state in failed:
             figures.failures += 1
         if diff:
             with_diff += 1
@@ -70,6 +71,7 @@ def session_figures(
         if latency is not None and latency >= 0:
             latencies.append(latency)
             figures.latencies.append(latency)
+    states = {state.value: counts[state] for state in State}
     tools = sorted(by_tool.values(), key=lambda f: (-f.count, f.tool))
     latencies.sort()
     p50, p90, p99 = (percentile(latencies, f) for f in (0.5, 0.9, 0.99))
