@@ -318,7 +318,13 @@ def run_check(args: argparse.Namespace) -> int:
         print(f"{one_line(place, 200)}: {one_line(what, 300)}")
     calls = store.call_count if keep is None else sum(1 for call in store.all_calls() if keep(call))
     if found:
-        print(f"{len(found)} problem(s) in {calls} call(s)", file=sys.stderr)
+        shown = sum(1 for bad in store.malformed if keep is None or keep(bad))
+        counted = (
+            len(found)
+            - shown
+            + sum(store.malformed_weight(b) for b in store.malformed if keep is None or keep(b))
+        )
+        print(f"{counted} problem(s) in {calls} call(s)", file=sys.stderr)
         return 1
     print(f"ok: {calls} call(s), no orphan, no unanswered client request, no protocol violation")
     return EXIT_OK

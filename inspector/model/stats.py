@@ -86,7 +86,7 @@ def session_figures(
         "protocol_violations": violations,
         "unanswered_client_requests": unanswered_client,
         "with_diff": with_diff,
-        "malformed": len(store.malformed),
+        "malformed": store.malformed_count,
         "messages": store.message_count,
         "skipped": dict(sorted(store.skipped.items())),
         "tools": {f.tool: f.count for f in tools},
@@ -105,6 +105,9 @@ class _Subset:
         self._calls = [call for call in store.all_calls() if keep(call)]
         self.orphans = [orphan for orphan in store.orphans if keep(orphan)]
         self.malformed = [bad for bad in store.malformed if keep(bad)]
+        self.folded = store.folded
+        self.malformed_count = sum(store.malformed_weight(bad) for bad in self.malformed)
+        self.malformed_weight = store.malformed_weight
         self.skipped = store.skipped
         self.clock = store.clock
         self.duplicate_results = sum(call.duplicates for call in self._calls)

@@ -70,6 +70,13 @@ class CallsByKey(Mapping[tuple[str, str, str], Call]):
 _NO_GROUPS: dict[str, dict[str, Call]] = {}
 
 
+MALFORMED_KEPT = 1000
+"""Malformed records a store keeps whole; past it each is counted under one row per kind (its source and
+reason), so a million bad lines cost a count each, not an object (issue 25: 6-15 s and 270-380 MB)."""
+MALFORMED_KINDS = 100
+"""Kinds of malformed record past ``MALFORMED_KEPT`` given a row each; later kinds share one per source."""
+
+
 class CallStore:
     """Everything one session holds, in arrival order, with calls threaded by id.
 
@@ -90,6 +97,13 @@ class CallStore:
         self.hold = HoldWindow()
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
         self.malformed: list[Malformed] = []
+        """The malformed records kept whole: the first ``MALFORMED_KEPT``, then one per kind standing for
+        every later one of its kind (``folded``)."""
+        self.malformed_count = 0
+        """Every malformed record, exact (``len(malformed)`` counts rows, not records)."""
+        self._folds: dict[tuple[str, str], tuple[Malformed, str]] = {}
+        self.folded: dict[int, int] = {}
+        """How many records each kind's row (by ``id``) stands for, past ``MALFORMED_KEPT``."""
         self.call_count = 0
         self.groups: set[str] = set()
         """The conversations (groups) requests came in, up to ``MAX_GROUPS``."""
@@ -161,11 +175,16 @@ class CallStore:
             self.skipped[event.kind] = self.skipped.get(event.kind, 0) + 1
             return event  # type: ignore[return-value]
         elif isinstance(event, Malformed):
-            self.malformed.append(event)
-            item = event
-            self.items.append(event)
+            self.malformed_count += 1
+            if self.malformed_count > MALFORMED_KEPT:
+                item = self._fold(event)
+            else:
+                self.malformed.append(event)
+                item = event
+                self.items.append(event)
         else:  # pragma: no cover - a parser bug, reported rather than crashing
             item = Malformed(where="?", reason=f"unknown event type {type(event).__name__}")
+            self.malformed_count += 1
             self.malformed.append(item)
             self.items.append(item)
         self.version += 1  # what _changed does, without its call
@@ -174,17 +193,61 @@ class CallStore:
                 listener(item)
         return item
 
+    def _fold(self, event: Malformed) -> Malformed:
+        """A malformed record past ``MALFORMED_KEPT``: counted under the row of its kind (its source and
+        reason; past ``MALFORMED_KINDS`` kinds, its source's 'other kinds'), the first of its kind kept as
+        that row, which says how many more it stands for."""
+        kind = (event.source, event.reason)
+        if kind not in self._folds and len(self._folds) >= MALFORMED_KINDS:
+            kind = (event.source, "")
+        found = self._folds.get(kind)
+        if found is None:
+            said = event.reason if kind[1] else "of other kinds"
+            self._folds[kind] = found = (event, said)
+            self.folded[id(event)] = 0
+            self.malformed.append(event)
+            self.items.append(event)
+        row, said = found
+        count = self.folded[id(row)] = self.folded[id(row)] + 1
+        if count > 1:
+            row.reason = f"{said} (… and {count - 1} more malformed lines like this)"
+        return row
+
+    def malformed_weight(self, row: Malformed) -> int:
+        """How many malformed records ``row`` stands for (1, or its kind's count past ``MALFORMED_KEPT``)."""
+        return self.folded.get(id(row), 1) if self.folded else 1
+
     def withdraw(self, malformed: list[Malformed]) -> None:
         """Take top-level malformed records out again (a file's unfinished last line, read before the
-        rest of it was written: following it reads the whole line when it ends)."""
-        gone = {id(item) for item in malformed}
-        kept = [item for item in self.items if id(item) not in gone]
-        removed = len(self.items) - len(kept)
-        if not removed:
+        rest of it was written: following it reads the whole line when it ends). A record counted under
+        its kind's row takes one off that row's count (the row goes with its last record)."""
+        kept = {id(item) for item in self.malformed}
+        gone: set[int] = set()
+        changed = False
+        for item in malformed:
+            row = item
+            if id(item) not in kept:  # counted under its kind's row
+                found = self._folds.get((item.source, item.reason)) or self._folds.get((item.source, ""))
+                if found is None:
+                    continue
+                row = found[0]
+            self.malformed_count -= 1
+            changed = True
+            count = self.folded.get(id(row), 1) - 1
+            if count <= 0:
+                gone.add(id(row))
+                self.folded.pop(id(row), None)
+                self._folds = {kind: fold for kind, fold in self._folds.items() if fold[0] is not row}
+                continue
+            self.folded[id(row)] = count
+            said = next(fold[1] for fold in self._folds.values() if fold[0] is row)
+            row.reason = said if count == 1 else f"{said} (… and {count - 1} more malformed lines like this)"
+        if not changed:
             return
-        self.items = kept
+        items = [item for item in self.items if id(item) not in gone]
+        self.removed_top += len(self.items) - len(items)
+        self.items = items
         self.malformed = [item for item in self.malformed if id(item) not in gone]
-        self.removed_top += removed
         self._changed(malformed[0])
 
     def _place(self, item: Item, parent_id: str | None, ns: str) -> None:

@@ -267,6 +267,10 @@ def _read_into(
                 info.malformed += 1
                 if raw is not None and raw.source == path and raw.offset >= 0:
                     torn.append(event)
+                    if len(torn) > 64:  # only those reaching the end read so far may be the last line's
+                        torn = [
+                            m for m in torn if m.raw is not None and m.raw.offset + m.raw.length >= reached
+                        ]
             if count & 63 == 0:
                 info.events = count
                 if cancelled():

@@ -117,7 +117,7 @@ class MainPresenter:
             else (self.source.state.export_error or None),
             counts=self.tally.counts(now),
             orphans=len(store.orphans),
-            malformed=len(store.malformed),
+            malformed=store.malformed_count,
             messages=store.message_count,
             rows=len(view),
             follow=following,
