@@ -72,6 +72,12 @@ def loads_noted(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | 
     not stop its read: ``(value, None, note)``, bytes not UTF-8 read as U+FFFD, control characters raw in
     its strings, NUL bytes around it, values nested past MAX_DEPTH shown as a stand-in. Its reader
     turns the note into a ``Malformed`` event beside the record's own events (``events.noted``)."""
+    if _fast_loads is not None and not isinstance(data, str):  # a record's bytes (nearly every one): _loads'
+        # fast path without its call
+        try:
+            return _fast_loads(data), None, None
+        except (ValueError, TypeError, RecursionError):
+            return _loads_bytes(bytes(data), True)  # as _loads goes on after msgspec refused
     return _loads(data, True)
 
 
