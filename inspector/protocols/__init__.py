@@ -114,6 +114,13 @@ def _sniffer(name: str) -> Sniff | None:
     return sniff
 
 
+def first_head(fh: BinaryIO) -> bytes:
+    """What detection looks at first in an open file: its head, or its first line whole with its long
+    strings shortened when that line runs past the head (for a reader that looks a session's id or
+    start up in the head: a long leading field hides it no more than it hides the format)."""
+    return next(_heads(fh), b"")
+
+
 def _heads(fh: BinaryIO) -> Iterator[bytes]:
     """The file's head, then up to ``LATER_HEADS`` heads each starting after a line that overran the last.
 

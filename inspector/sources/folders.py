@@ -21,6 +21,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+from inspector import protocols
 from inspector.protocols.claude.subagents import subagent_tree
 from inspector.userpath import open_binary
 
@@ -206,7 +207,7 @@ def _first_ids(project: str) -> set[str]:
 def _first_id(path: str) -> str:
     try:
         with open_binary(path) as fh:
-            head = fh.read(64 * 1024)
+            head = protocols.first_head(fh)  # a first record's long leading field hides no id
     except OSError:
         return ""
     match = _SESSION_ID.search(head)

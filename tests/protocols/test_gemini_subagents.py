@@ -154,3 +154,18 @@ def test_a_sub_agent_file_no_call_names_nests_under_the_call_running_when_it_sta
     assert got["s_edit"].parent is got["c_mem2"]  # c_look's span holds it too, but c_mem2's is tighter
     assert got["s_late"].parent is None  # started after every call had ended: shown, not lost
     assert "s_other" not in got and not store.orphans and store.malformed == []
+
+
+def test_a_sub_agent_whose_header_leads_with_a_long_field_still_nests(tmp_path: Path) -> None:
+    """The sub-agent's start is looked up in its file's head (issue 25): a leading field past the 64 KB
+    head hid it, and a sub-agent no agentId names is placed by it: its calls were no longer nested
+    under the call that ran it."""
+    chats = tmp_path / "chats"
+    path = _main(chats, _ran("c_agent", "", 6))  # no agentId: its start decides
+    read = g_call("c_read", "read_file", {"file_path": "/w/parse.py"}, "success", {"output": "x"}, second=3)
+    header = {"padding": "x" * 100_000, "sessionId": AGENT, "projectHash": "ab12",
+              "startTime": "2026-04-25T08:00:06.000Z", "kind": "subagent", "directories": ["/w"]}  # fmt: skip
+    write(chats / MAIN, [header, g_msg("s2", "gemini", "", [read], 3)], f"{AGENT}.jsonl")
+    _, store = load(path, gemini)
+    got = calls(store)
+    assert got["c_read"].parent is got["c_agent"]

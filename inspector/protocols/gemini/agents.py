@@ -23,6 +23,7 @@ import re
 from collections.abc import Callable, Iterator
 
 import inspector.protocols.common.values as _values
+from inspector import protocols
 from inspector.model.events import Event, Request
 from inspector.protocols.common.nesting import nest_files
 from inspector.userpath import open_binary
@@ -78,7 +79,6 @@ def nested(
 
 
 _START = re.compile(rb'"startTime"\s*:\s*"([^"]{1,64})"')
-_HEAD_BYTES = 64 * 1024
 
 
 def unnamed(
@@ -111,7 +111,7 @@ def _started(path: str) -> float | None:
     before its messages, a JSON Lines log in its first line)."""
     try:
         with open_binary(path) as fh:
-            head = fh.read(_HEAD_BYTES)
+            head = protocols.first_head(fh)  # a header's long leading field hides no start
     except OSError:
         return None
     found = _START.search(head)
