@@ -79,8 +79,10 @@ STANDS: dict[str, dict[str, float]] = {  # measured at the commit that added thi
         # 1.13x-1.15x after (0.52-0.53 s vs 0.46 s), start-up 0.10 s of it (0.12-0.13 s before);
         # 1.07x-1.13x (0.49-0.50 s vs 0.44-0.46 s; 1.17x-1.20x, 0.53-0.54 s, at 58385a4 in the same
         # session) once stats read each call once, and the detail types, the Claude Code reader for
-        # other formats and each line's place as text were no longer made for nothing
-        "stats": 1.1,
+        # other formats and each line's place as text were no longer made for nothing; 1.02x-1.07x in
+        # eight runs (0.45-0.48 s vs 0.44-0.46 s) once the store, the events' times, stats' pass and a
+        # record's parse took less per event (0.91x-1.08x, median 1.06x, for the tree before, interleaved)
+        "stats": 1.07,
         # 1.51x-1.53x (1.63x-1.67x before a line's parse and length took no call nor copy and a
         # patch_apply_end's has_diff built no diff; 2.83x before read_bare, quiet records dropped, msgspec);
         # read in blocks: 1.52x-1.61x in a session where the line-by-line read was 1.61x-1.66x
