@@ -13,12 +13,13 @@ import os
 import secrets
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+
+from servers import free_port  # below the ephemeral range: no client's connect takes it
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED = ROOT.parent / "shared"
@@ -27,12 +28,6 @@ BINARIES = SHARED / "real-servers"
 PG_BIN = Path("/usr/lib/postgresql/15/bin")
 PGVECTOR = Path("/usr/share/postgresql/15/extension/vector.control")
 WORK = Path(tempfile.gettempdir()) / f"inspector-alicia-real-{os.getuid()}"  # binaries, kept between runs
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 class Stack:

@@ -13,6 +13,7 @@ from __future__ import annotations
 import asyncio
 import json
 import os
+import random
 import secrets
 import socket
 import subprocess
@@ -38,39 +39,70 @@ def real_missing() -> str | None:
     return None
 
 
+def _ephemeral_low() -> int:
+    """The lowest port the system hands out by itself (to a connect's socket, or a bind to port 0)."""
+    try:
+        with open("/proc/sys/net/ipv4/ip_local_port_range", encoding="ascii") as fh:
+            return int(fh.read().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 32768
+
+
+def unused_ports(kinds: tuple[int, ...], *, reuse: bool = False) -> list[socket.socket]:
+    """Sockets of ``kinds`` bound on every address to free ports below the system's ephemeral range.
+
+    A port the system handed out (bind to 0) goes back to its pool when closed, and a server started on it
+    a moment later can find it taken by any client's connect on the machine (a CI run saw 'listen tcp
+    :37949: bind: address already in use'): below that range only another test's pick can take it."""
+    top = _ephemeral_low()
+    bottom = max(1024, top - 20000)
+    picker = random.SystemRandom()
+    for _ in range(500):
+        socks: list[socket.socket] = []
+        try:
+            for kind in kinds:
+                sock = socket.socket(socket.AF_INET, kind)
+                socks.append(sock)
+                if reuse:
+                    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+                sock.bind(("0.0.0.0", picker.randrange(bottom, top) if top - bottom >= 1000 else 0))
+            return socks
+        except OSError:
+            for sock in socks:
+                sock.close()
+    raise RuntimeError(f"no free ports between {bottom} and {top}")
+
+
+def free_port() -> int:
+    """One TCP port free right now, outside the range the system hands out by itself."""
+    [sock] = unused_ports((socket.SOCK_STREAM,))
+    with sock:
+        return int(sock.getsockname()[1])
+
+
+_KINDS = (socket.SOCK_STREAM, socket.SOCK_STREAM, socket.SOCK_DGRAM)
+
+
 def free_ports() -> tuple[int, int, int]:
     """Three ports free right now: HTTP/signalling and ICE over TCP, and one for ICE over UDP."""
-    socks = [socket.socket(socket.AF_INET, socket.SOCK_STREAM) for _ in range(2)]
-    socks.append(socket.socket(socket.AF_INET, socket.SOCK_DGRAM))
-    try:
-        for sock in socks:
-            sock.bind(("0.0.0.0", 0))  # free on every address: the server listens beyond loopback for ICE
-        port, tcp, udp = (sock.getsockname()[1] for sock in socks)
-        return port, tcp, udp
-    finally:
-        for sock in socks:
-            sock.close()
+    socks = unused_ports(_KINDS)
+    port, tcp, udp = (sock.getsockname()[1] for sock in socks)
+    for sock in socks:
+        sock.close()
+    return port, tcp, udp
 
 
 class HeldPorts:
     """Three ports (as ``free_ports``) kept bound, not listening, while no server of the scenario is on them.
 
     A scenario that stops its server and starts it again on the same ports would otherwise leave them free
-    for a while, for another test's ``free_ports`` to take (xdist runs several at once). A client's connect
-    to a port bound but not listening is refused, as to a port no one serves."""
+    for a while, for another test's pick to take (xdist runs several at once). A client's connect to a port
+    bound but not listening is refused, as to a port no one serves."""
 
     def __init__(self) -> None:
-        self._socks: list[socket.socket] = []
-        self.ports = self._bind((0, 0, 0))
-
-    def _bind(self, ports: tuple[int, int, int]) -> tuple[int, int, int]:
-        kinds = (socket.SOCK_STREAM, socket.SOCK_STREAM, socket.SOCK_DGRAM)
-        self._socks = [socket.socket(socket.AF_INET, kind) for kind in kinds]
-        for sock, port in zip(self._socks, ports, strict=True):
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)  # a server just gone left TIME_WAITs
-            sock.bind(("0.0.0.0", port))
-        bound = tuple(sock.getsockname()[1] for sock in self._socks)
-        return bound[0], bound[1], bound[2]
+        self._socks = unused_ports(_KINDS, reuse=True)  # reuse: a server just gone leaves TIME_WAITs
+        port, tcp, udp = (sock.getsockname()[1] for sock in self._socks)
+        self.ports = (port, tcp, udp)
 
     def release(self) -> None:
         for sock in self._socks:
@@ -78,7 +110,16 @@ class HeldPorts:
         self._socks = []
 
     def hold(self) -> None:
-        self._bind(self.ports)
+        """Bind the ports again (best effort: one taken meanwhile is left to the next start to say)."""
+        for kind, port in zip(_KINDS, self.ports, strict=True):
+            sock = socket.socket(socket.AF_INET, kind)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            try:
+                sock.bind(("0.0.0.0", port))
+            except OSError:
+                sock.close()
+                continue
+            self._socks.append(sock)
 
 
 @dataclass(frozen=True)

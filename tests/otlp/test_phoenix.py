@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import json
 import os
-import socket
 import subprocess
 import sys
 import time
@@ -52,9 +51,11 @@ US = 1000  # Phoenix keeps times to the microsecond
 
 
 def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
+    """A port below the ephemeral range (tests/live/servers.py): no client's connect takes it meanwhile."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "live"))
+    from servers import free_port
+
+    return free_port()
 
 
 def _get(url: str) -> Any:
