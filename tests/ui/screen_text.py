@@ -37,6 +37,16 @@ async def wait_for(pilot, condition, seconds: float = 8.0) -> bool:
     return condition()
 
 
+async def wait_long(pilot, condition) -> bool:
+    """:func:`wait_for` up to 30 s, then one more pause so the layout catches up before the screen is read
+    (a folder is read in a worker: on a busy machine, with the suite's other workers beside it, 5 s was not
+    always enough)."""
+    if await wait_for(pilot, condition, 30.0):
+        await pilot.pause()
+        return True
+    return False
+
+
 def settled(app) -> bool:
     """Whether the main screen has taken in every change of its store (no repaint waiting on its timer)."""
     from inspector.ui.screens.main import MainScreen

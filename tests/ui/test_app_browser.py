@@ -7,38 +7,14 @@ from pathlib import Path
 
 import pytest
 from screen_text import screen_text
+from screen_text import wait_long as wait_for
 from textual.widgets import DataTable
-from ui_factories import SIZE, T0
+from ui_factories import SIZE, browser_app
 
-from inspector.config import Config
-from inspector.model import FakeClock
-from inspector.ui.app import InspectorApp
-from inspector.ui.options import UiOptions
 from inspector.ui.screens.browser import BrowserScreen
 from inspector.ui.screens.main import MainScreen
 
 SAMPLE_PROJECT = Path(__file__).resolve().parents[2] / "sample_sessions" / "claude"
-
-
-def browser_app(folder: Path, codex: Path | None = None, gemini: Path | None = None) -> InspectorApp:
-    options = UiOptions(
-        theme_dirs=[],
-        claude_dir=str(folder),
-        codex_dir=str(codex) if codex else None,
-        gemini_dir=str(gemini) if gemini else None,
-    )
-    return InspectorApp(options, clock=FakeClock(T0), config=Config())
-
-
-async def wait_for(pilot, condition) -> bool:
-    """Until ``condition()`` holds, for at least 30 s (the corpus folder is read in a worker: on a busy
-    machine, with the suite's other workers beside it, 5 s was not always enough)."""
-    for _ in range(600):
-        if condition():
-            await pilot.pause()  # let the layout catch up before the screen is read
-            return True
-        await pilot.pause(0.05)
-    return False
 
 
 async def test_the_browser_lists_sessions_and_enter_opens_one(tmp_path):

@@ -4,21 +4,13 @@ as they are written, and the app says it follows it (the files found at the open
 from __future__ import annotations
 
 from claude20_factory import claude_lines
+from screen_text import wait_long as wait_for
 from ui_factories import SIZE, file_app
 
 from inspector.sources import feeds
 
 FIRST = "aaaaaaaa-0000-4000-8000-000000000001"
 LATER = "bbbbbbbb-0000-4000-8000-000000000002"
-
-
-async def wait_for(pilot, condition) -> bool:
-    for _ in range(600):
-        if condition():
-            await pilot.pause()
-            return True
-        await pilot.pause(0.05)
-    return False
 
 
 async def test_a_session_created_in_a_followed_folder_shows_its_calls(tmp_path, monkeypatch):

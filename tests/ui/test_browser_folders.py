@@ -10,7 +10,8 @@ from pathlib import Path
 
 from claude20_factory import GONE_1, write_20_agent
 from screen_text import screen_text
-from ui_factories import SIZE, T0
+from screen_text import wait_long as wait_for
+from ui_factories import SIZE, T0, browser_app
 
 from inspector.config import Config
 from inspector.model import FakeClock
@@ -24,28 +25,13 @@ ORPHANED = "f7881aa9-f93e-41b6-94a1-fde7ddb9485f"  # its subagent ran 7 calls
 KEPT = "72924ef0-ff51-47d2-8fc6-a5f2ff3f9ff6"  # 5 calls
 
 
-async def wait_for(pilot, condition) -> bool:
-    for _ in range(600):
-        if condition():
-            await pilot.pause()
-            return True
-        await pilot.pause(0.05)
-    return False
-
-
 async def test_subagents_whose_session_is_missing_are_a_row_that_opens_them(tmp_path):
     project = tmp_path / "projects" / "-Users-xuwentao"
     project.mkdir(parents=True)
     shutil.copy(XU / f"{KEPT}.jsonl", project)
     shutil.copytree(XU / ORPHANED, project / ORPHANED)
     os.utime(project / f"{KEPT}.jsonl", (1_000_000_000, 1_000_000_000))  # the orphaned agents are newest
-    options = UiOptions(
-        theme_dirs=[],
-        claude_dir=str(tmp_path),
-        codex_dir=str(tmp_path / "no"),
-        gemini_dir=str(tmp_path / "no"),
-    )
-    app = InspectorApp(options, clock=FakeClock(T0), config=Config())
+    app = browser_app(tmp_path, codex=tmp_path / "no", gemini=tmp_path / "no")
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, BrowserScreen)
         assert await wait_for(pilot, lambda: len(app.screen.sessions) == 2)
@@ -93,13 +79,7 @@ async def test_2_0_subagent_files_whose_session_is_missing_are_a_row_that_opens_
     write_20_agent(project / "agent-a0000001.jsonl", GONE_1, "a0000001", 2)
     write_20_agent(project / "agent-a0000002.jsonl", GONE_1, "a0000002", 1)
     os.utime(project / f"{KEPT}.jsonl", (1_000_000_000, 1_000_000_000))  # the agents are newest
-    options = UiOptions(
-        theme_dirs=[],
-        claude_dir=str(tmp_path),
-        codex_dir=str(tmp_path / "no"),
-        gemini_dir=str(tmp_path / "no"),
-    )
-    app = InspectorApp(options, clock=FakeClock(T0), config=Config())
+    app = browser_app(tmp_path, codex=tmp_path / "no", gemini=tmp_path / "no")
     async with app.run_test(size=SIZE) as pilot:
         assert isinstance(app.screen, BrowserScreen)
         assert await wait_for(pilot, lambda: len(app.screen.sessions) == 2)

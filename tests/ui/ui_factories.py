@@ -35,6 +35,18 @@ NASTY = {
 }
 
 
+def browser_app(folder, codex=None, gemini=None) -> InspectorApp:
+    """The app on the session browser of ``folder`` (Claude Code), ``codex`` and ``gemini`` (folders, or
+    None for the default ones)."""
+    options = UiOptions(
+        theme_dirs=[],
+        claude_dir=str(folder),
+        codex_dir=str(codex) if codex else None,
+        gemini_dir=str(gemini) if gemini else None,
+    )
+    return InspectorApp(options, clock=FakeClock(T0), config=Config())
+
+
 def request(
     call_id: str,
     tool: str = "web_search",
