@@ -175,10 +175,11 @@ def theme_from_data(data: dict[str, Any], path: str = "<theme>") -> ThemeSpec:
     if not isinstance(dark, bool):
         raise ThemeError(path, f"'dark' must be true or false, not {dark!r}")
     colors = _colors(data.get("colors"), path)
-    variables, more = _variables(data.get("variables", {}), path)
+    builtin = os.path.abspath(path) in _builtin_paths()
+    variables, more = _variables(data.get("variables", {}), path, builtin)
     warnings += more
     missing = [v for v in VARIABLES if v not in variables]
-    if missing and os.path.abspath(path) not in _builtin_paths():
+    if missing and not builtin:
         base = load_theme("dark" if dark else "light")
         variables = {**{v: base.variables[v] for v in missing}, **variables}
     return ThemeSpec(
@@ -212,7 +213,9 @@ def _colors(table: Any, path: str) -> dict[str, str]:
     return colors
 
 
-def _variables(table: Any, path: str) -> tuple[dict[str, str], list[str]]:
+def _variables(table: Any, path: str, builtin: bool = False) -> tuple[dict[str, str], list[str]]:
+    """The ``[variables]`` table checked; a built-in theme's syntax style is not looked up (a test checks
+    each one: the look-up imports Pygments' styles, 1 MB of the app's memory before any detail shows)."""
     if not isinstance(table, dict):
         raise ThemeError(path, '[variables] must be a table of name = "value"')
     variables: dict[str, str] = {}
@@ -222,7 +225,7 @@ def _variables(table: Any, path: str) -> tuple[dict[str, str], list[str]]:
             raise ThemeError(path, f"[variables] {key} must be a string, not {value!r}")
         value = value.strip()
         if key == "syntax-style":
-            if not _pygments_style_exists(value):
+            if not builtin and not _pygments_style_exists(value):
                 raise ThemeError(path, f"[variables] syntax-style {value!r} is not a Pygments style")
         elif key in COLOR_VARIABLES:
             if not is_color(value):

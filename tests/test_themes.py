@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,6 +64,23 @@ def test_a_theme_by_name_is_found_in_the_user_folder(tmp_path):
     (tmp_path / "mine.toml").write_text(GOOD)
     assert load_theme("mine", search_dirs=[str(tmp_path)]).name == "mine"
     assert available_themes([str(tmp_path)]) == [*BUILTIN_THEMES, "mine"]
+
+
+@pytest.mark.parametrize("name", BUILTIN_THEMES)
+def test_each_builtin_syntax_style_is_a_pygments_style_and_is_not_looked_up_when_loaded(name, tmp_path):
+    """A built-in theme's style is checked here, not at each start (the look-up imports Pygments'
+    styles); the same file as a user theme is still checked, and a wrong style still refused."""
+    from pygments.styles import get_style_by_name
+
+    spec = load_theme(name)
+    get_style_by_name(spec.syntax_style)  # raises ClassNotFound for a style Pygments does not have
+    script = f"import sys; from inspector.themes import load_theme; load_theme({name!r}); print(sorted(m for m in sys.modules if m.startswith('pygments')))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "[]"
+    copy = tmp_path / f"{name}.toml"
+    copy.write_text(Path(builtin_path(name)).read_text().replace(spec.syntax_style, "no-such-style"))
+    with pytest.raises(ThemeError, match="not a Pygments style"):
+        load_theme(str(copy))
 
 
 @pytest.mark.parametrize(
