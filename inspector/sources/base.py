@@ -38,12 +38,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from inspector.answer import compose
 from inspector.model import Call, CallStore, Clock, Result
 from inspector.model.events import Event
 from inspector.sources.files import Progress
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # what answering needs is imported by the sources that answer (a file's does not)
+    from inspector.answer import compose
     from inspector.sources.feeds import FileSource, ReplaySource
 
 
