@@ -40,6 +40,9 @@ SNIFFERS = {
     "gemini": "inspector.protocols.sniffers.gemini",
     "alicia": "inspector.protocols.sniffers.alicia",
     "rap": "inspector.protocols.sniffers.rap",
+    "otlp": "inspector.protocols.sniffers.otlp",
+    "gemini_telemetry": "inspector.protocols.sniffers.gemini_telemetry",
+    "lmkit": "inspector.protocols.sniffers.lmkit",
 }
 
 HEAD_BYTES = 64 * 1024

@@ -34,6 +34,7 @@ from inspector.model.values import (
 from inspector.protocols.common.jsondeep import value_end
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
+from inspector.protocols.sniffers.gemini_telemetry import sniff
 from inspector.userpath import open_binary
 
 NAME = "gemini_telemetry"
@@ -49,21 +50,6 @@ NO_ID = (
 _DECODER = json.JSONDecoder(strict=False)  # a control character raw in a string: read, and said
 _WHERE = re.compile(r"\(call (.+)\)$")
 _NEXT = re.compile(r"\n\{")
-_SDK_START = re.compile(rb'\{\s*"hrTime"\s*:')
-
-
-def sniff(path: str, head: bytes) -> int:
-    """70 when the file starts with a JS SDK object holding Gemini CLI's event names; 40 when it starts
-    with the SDK's first key (hrTime) and its first object goes on past the head, so its event name is
-    out of sight (one huge or deeply nested value: the file was 'not a format the inspector reads');
-    else 0. Pretty-printed: its second line is indented, however long its first (a long leading field)."""
-    text = head.lstrip()
-    lines = text.split(b"\n", 2)
-    if text.startswith(b"{") and len(lines) > 1 and lines[1].startswith(b"  ") and b'"gemini_cli.' in head:
-        return 70
-    if _SDK_START.match(text) and b"\n}" not in text:
-        return 40
-    return 0
 
 
 def read(path: str) -> Iterator[Event]:

@@ -3,23 +3,23 @@
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Iterator
 from typing import Any
 
 import inspector.protocols.common.jsonfile as _jsonfile
-import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
 from inspector.model import values
 from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result, noted
 from inspector.protocols.format import Format
+from inspector.protocols.sniffers.lmkit import fields as _fields
+from inspector.protocols.sniffers.lmkit import kind as _kind
+from inspector.protocols.sniffers.lmkit import sniff
 from inspector.textsafe import one_line
 
 NAME = "lmkit"
 DESCRIPTION = "LM-Kit.NET ToolCall / ToolCallResult records, JSON or JSON Lines"
 
-_KEYS = re.compile(rb'"(?:argumentsjson|resultjson|toolcallid)"\s*:', re.IGNORECASE)
 _BY_NUMBER = {
     0: Outcome.SUCCESS,
     1: Outcome.ERROR,
@@ -43,22 +43,6 @@ class _Invalid(ValueError):
 
 
 # -- the format-module contract ------------------------------------------------------------
-
-
-def sniff(path: str, head: bytes) -> int:
-    """60 when one of the first records is a ToolCall or ToolCallResult, 40 when their keys appear,
-    25 for a record of another LM-Kit kind, else 0."""
-    kinds = False
-    keys = _KEYS.search(head) is not None
-    for first in _jsonhead.head_values(head, _KEYS):  # after the first, records holding the keys
-        if isinstance(first, dict):
-            fields = _fields(first)
-            if "toolcallid" in fields or "resultjson" in fields or "argumentsjson" in fields:
-                return 60
-            kinds = kinds or _kind(fields) is not None
-    if keys:
-        return 40
-    return 25 if kinds else 0
 
 
 def read(path: str) -> Iterator[Event]:
@@ -111,22 +95,6 @@ def _raw(path: str, chunk: _jsonfile.Chunk) -> RawRef:
 
 
 # -- records and containers ----------------------------------------------------------------
-
-
-def _fields(obj: dict[str, Any]) -> dict[str, Any]:
-    """The keys of ``obj`` lower-cased (the first spelling wins), so PascalCase and camelCase match."""
-    fields: dict[str, Any] = {}
-    for key, value in obj.items():
-        fields.setdefault(key.lower(), value)
-    return fields
-
-
-def _kind(fields: dict[str, Any]) -> str | None:
-    if "toolcallid" in fields or "resultjson" in fields:
-        return "result"
-    if "argumentsjson" in fields or ("id" in fields and "name" in fields):
-        return "call"
-    return None
 
 
 def _members(obj: dict[str, Any]) -> bool:

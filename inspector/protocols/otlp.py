@@ -20,19 +20,18 @@ followed file's: the decoder that read the file goes on with its appended lines)
 from __future__ import annotations
 
 import math
-import re
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 import inspector.protocols.common.jsonfile as _jsonfile
-import inspector.protocols.common.jsonhead as _jsonhead
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Adopt, Event, Malformed, Outcome, RawRef, Request, Result, Skipped, noted
 from inspector.model.values import loads_text, time_s
 from inspector.protocols.common.values import arguments_summary, parse_time
 from inspector.protocols.format import Format
+from inspector.protocols.sniffers.otlp import sniff
 from inspector.textsafe import one_line
 
 if TYPE_CHECKING:
@@ -40,8 +39,6 @@ if TYPE_CHECKING:
 
 NAME = "otlp"
 DESCRIPTION = "OTLP JSON (file exporter: TracesData / LogsData per line): GenAI and Claude Code tool spans, Claude Code and Codex tool events"
-
-_KEYS = re.compile(rb'"(?:resourceSpans|resourceLogs)"\s*:')
 
 ERROR_TYPES = {
     "denied": Outcome.DENIED,
@@ -62,14 +59,6 @@ UNFINISHED = "inspector.call.unfinished"
 
 
 # -- the format-module contract ------------------------------------------------------------
-
-
-def sniff(path: str, head: bytes) -> int:
-    """75 when a first record is TracesData or LogsData JSON, 25 when their keys appear, else 0."""
-    for first in _jsonhead.head_values(head, _KEYS, lines=5):
-        if isinstance(first, dict) and ("resourceSpans" in first or "resourceLogs" in first):
-            return 75
-    return 25 if _KEYS.search(head) else 0
 
 
 def read(path: str) -> Iterator[Event]:

@@ -40,6 +40,7 @@ def _detected_with_readers(path: Path) -> tuple[str, list[str]]:
 # A file of each format the fixtures do not hold (written by the test).
 WRITTEN = {
     "alicia": '{"type": 1, "stanzaId": 7, "body": {"text": "hi"}}\n',
+    "lmkit": '{"Id": "c1", "Name": "search", "ArgumentsJson": "{}"}\n',
     "rap": '{"operation": "search", "id": "call_1", "callback_url": "https://agent.example/cb", "arguments": {}}\n',
     "recording": '{"format": "inspector-recording", "version": 1, "created": "2026-01-01T00:00:00Z"}\n',
 }
@@ -60,7 +61,7 @@ def _fixture_of(name: str, folder: Path) -> Path:
     pytest.skip(f"no fixture of format {name}")
 
 
-@pytest.mark.parametrize("name", ["otlp", *sorted(READERS)])
+@pytest.mark.parametrize("name", sorted(READERS))
 def test_detection_imports_only_the_reader_of_the_format_found(name: str, tmp_path: Path) -> None:
     found, imported = _detected_with_readers(_fixture_of(name, tmp_path))
     assert found == name
