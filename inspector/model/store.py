@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from inspector.model.call import Call, HoldWindow, Item, OrphanResult
+from inspector.model.call import NO_CHILDREN, Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, EndOfRecording, SystemClock
 from inspector.model.events import Adopt, Event, Malformed, Message, Request, Result, Skipped
 
@@ -276,7 +276,10 @@ class CallStore:
         return child
 
     def _attach(self, parent: Call, item: Item) -> None:
-        parent.children.append(item)
+        if parent.children is NO_CHILDREN:  # its first: a list of its own (see call.NO_CHILDREN)
+            parent.children = [item]
+        else:
+            parent.children.append(item)
         if isinstance(item, (Call, OrphanResult)):
             item.parent = parent
             item.depth = parent.depth + 1

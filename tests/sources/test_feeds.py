@@ -100,7 +100,7 @@ def test_a_load_leaves_the_collector_on_and_what_it_read_collectable():
     assert gc.get_freeze_count() == 0  # moved to the oldest generation, not frozen for ever
     gone = weakref.ref(store)
     calls = list(store.all_calls())
-    calls[0].children.append(calls[1])  # a cycle, which only the collector frees
+    calls[0].children = [*calls[0].children, calls[1]]  # a cycle, which only the collector frees
     calls[1].parent = calls[0]
     del store, calls
     gc.collect()

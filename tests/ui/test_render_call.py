@@ -86,6 +86,7 @@ def test_a_result_that_only_repeats_its_error_is_not_shown_twice():
 
 def test_nested_calls_are_listed_with_their_state():
     parent = make_call(make_request("task", "Task"), make_result(call_id="task", ts=1009.0))
+    parent.children = []  # a call's own list (a call starts with the shared empty one)
     for index, outcome in enumerate([Outcome.SUCCESS, Outcome.ERROR]):
         child = make_call(
             make_request(f"c{index}", "Read", summary=f"file{index}.py"),
