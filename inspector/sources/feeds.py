@@ -15,6 +15,7 @@ import os
 import time
 from collections.abc import Callable, Iterator, Sequence
 
+from inspector import protocols
 from inspector.model import CallStore
 from inspector.model.clock import Clock, EndOfRecording
 from inspector.model.events import Event
@@ -107,10 +108,12 @@ class FileSource(Source):
         breathe: float = 0.0,
     ) -> list[FileSummary]:
         """Read every file into the store (blocking: run it in a thread; ``breathe``: see read_into); the
-        heap the reading freed goes back to the system (the app stays up with what it keeps)."""
+        heap the reading freed and the readers' buffers go back to the system (the app stays up with what
+        it keeps)."""
         try:
             return read_into(self.store, self.opened, progress=progress, cancelled=cancelled, breathe=breathe)
         finally:
+            protocols.release_buffers()
             release_freed_heap()
 
     def followable(self) -> tuple[list[Opened], list[str]]:

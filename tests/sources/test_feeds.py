@@ -118,3 +118,25 @@ def test_the_threads_are_asked_to_share_one_heap_in_a_process_of_their_own():
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60, check=True)
     assert json.loads(out.stdout) is glibc  # glibc took the setting; elsewhere nothing is asked
+
+
+def test_a_file_load_lets_go_of_the_readers_buffers(tmp_path):
+    """A Claude Code read keeps its line buffer for the next read; the app's load, done, lets it go (256 KB
+    of the app's memory), and a read after that reads the same."""
+    from inspector.protocols import claude
+
+    path = tmp_path / "s.jsonl"
+    record = {
+        "type": "user",
+        "sessionId": "s",
+        "uuid": "u1",
+        "timestamp": "2025-06-01T10:00:00.000Z",
+        "message": {"content": "hello"},
+    }
+    path.write_text(json.dumps(record) + "\n")
+    first = [type(event).__name__ for event in claude.read(str(path))]
+    assert claude._Lines._pool  # kept for the next read
+    files = FileSource(open_paths([str(path)]))
+    files.load(lambda progress: None)
+    assert claude._Lines._pool == [] and files.store.message_count == 1
+    assert [type(event).__name__ for event in claude.read(str(path))] == first == ["Message"]

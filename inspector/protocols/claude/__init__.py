@@ -238,6 +238,11 @@ class _Lines:
             self._pool.append(self.buf)
 
 
+def release_buffers() -> None:
+    """Let go of the read buffers kept for the next read (``protocols.release_buffers``)."""
+    _Lines._pool.clear()
+
+
 def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[Event]:
     # The per-line work is inline (a call per line with its eight arguments was a tenth of a read):
     # blank lines and skipped records cost a few tests of their bytes, a record one parse.
