@@ -15,6 +15,7 @@ import inspector.protocols.gemini.checkpoint as gemini_checkpoint
 import inspector.protocols.gemini.document as gemini_document
 from inspector.model import values
 from inspector.model.events import Event, Malformed, Message, RawRef, Request, Result, Skipped, noted
+from inspector.model.values import MAX_TIME_S, MIN_TIME_S
 from inspector.protocols.format import Format
 from inspector.protocols.gemini.agents import agent_of, nested, unnamed
 from inspector.protocols.gemini.calls import DONE, call_id_of, function_response, request_of, result_of
@@ -123,7 +124,9 @@ class _Session:
     group: str = ""
     last_updated: float | None = None
     document: bool = False
-    messages: dict[str, tuple[dict[str, Any], RawRef]] = field(default_factory=dict)
+    # message id -> its events (_Prepared), or its record while it is the one last read (``pending``)
+    messages: dict[str, _Prepared | tuple[dict[str, Any], RawRef]] = field(default_factory=dict)
+    pending: str | None = None
     bad: list[Event] = field(default_factory=list)
     emitted: set[str] = field(default_factory=set)
     answered: set[str] = field(default_factory=set)
@@ -136,11 +139,11 @@ class _Session:
     def add_line(self, value: Any, raw: RawRef) -> None:
         message_id = value.get("id") if type(value) is dict else None
         if type(message_id) is str and message_id:  # a message: what _record_kind says, at once
-            self.messages[message_id] = (value, raw)
+            self._message(message_id, value, raw)
             return
         kind = _record_kind(value)
         if kind == "message":
-            self.messages[value["id"]] = (value, raw)
+            self._message(value["id"], value, raw)
         elif kind == "set":
             self._header(value["$set"])
             self._checkpoint(value["$set"].get("messages"), raw)
@@ -173,10 +176,25 @@ class _Session:
             if item.error is not None:
                 self.bad.append(Malformed(item.where, item.error, source=path, raw=item_raw))
             elif type(item.value) is dict and type(item.value.get("id")) is str and item.value["id"]:
-                self.messages[item.value["id"]] = (item.value, item_raw)  # _record_kind's "message"
+                self._message(item.value["id"], item.value, item_raw)  # _record_kind's "message"
             else:
                 reason = "a message must be an object with a string 'id'"
                 self.bad.append(Malformed(item.where, reason, source=path, raw=item_raw))
+
+    def _message(self, message_id: str, value: dict[str, Any], raw: RawRef) -> None:
+        """A message record: the last one of its id wins. Its events are made once the next record of
+        another id comes (the CLI writes a message again, as its calls run and end, right after
+        itself), and its decoded record freed: a session keeps events, not the file's records."""
+        pending = self.pending
+        if pending is not None and pending != message_id:
+            self._prepare(pending)
+        self.messages[message_id] = (value, raw)
+        self.pending = message_id
+
+    def _prepare(self, message_id: str) -> None:
+        entry = self.messages.get(message_id)
+        if type(entry) is tuple:
+            self.messages[message_id] = _prepared(entry[0], entry[1], self.group, self.details)
 
     def _header(self, fields: Any) -> None:
         if not isinstance(fields, dict):
@@ -193,10 +211,10 @@ class _Session:
         these from now on, as gemini-cli's loadConversationRecord rebuilds them."""
         if not isinstance(messages, list):
             return
-        self.messages = {}
+        self.messages, self.pending = {}, None
         for message in messages:
             if _record_kind(message) == "message":
-                self.messages[message["id"]] = (message, raw)
+                self._message(message["id"], message, raw)
 
     def _rewind(self, message_id: Any) -> None:
         # gemini-cli core/src/services/chatRecordingService.ts: rewindTo() removes "all messages from (and
@@ -214,16 +232,18 @@ class _Session:
             for event in gemini_checkpoint.events(self.contents, self.group):
                 yield event
                 self._note(event)
-        ordered = list(self.messages.values())
-        stamps = [message.get("timestamp") for message, _ in ordered]
-        times = [_values.parse_time(stamp) for stamp in stamps]  # each message's, parsed once
-        for index, (message, raw) in enumerate(ordered):
+        for message_id in list(self.messages):
+            self._prepare(message_id)
+        self.pending = None
+        ordered: list[_Prepared] = list(self.messages.values())  # type: ignore[arg-type]
+        group = self.group
+        for index, prepared in enumerate(ordered):
             # No time is stored for a result: the next message's time is the first moment it is
             # known to exist (the model's next turn reads it); the last message uses lastUpdated.
-            later = index + 1 < len(ordered) and stamps[index + 1] is not None
-            result_ts = times[index + 1] if later else self.last_updated
-            asked = times[index]
-            events = _message_events(message, raw, self.group, result_ts, None, self.details, asked)
+            later = index + 1 < len(ordered) and ordered[index + 1].stamped
+            result_ts = ordered[index + 1].asked if later else self.last_updated
+            asked = prepared.asked
+            events = prepared.finish(group, result_ts)
             for event in events:
                 yield event
                 if isinstance(event, Result):
@@ -269,6 +289,45 @@ def _record_kind(value: Any) -> str:
     return f"not a Gemini CLI session record (keys: {keys})"
 
 
+class _Prepared:
+    """A message's events, made when its record was read (the record then freed), all but what only the
+    whole file tells: its session's id when the header came later, and its results' times (the next
+    message's time; see ``_Session.events``)."""
+
+    __slots__ = ("events", "results", "stamped", "asked", "group")
+
+    def __init__(
+        self, events: list[Event], results: list[tuple[Result, Any]], stamped: bool, asked: Any, group: str
+    ) -> None:
+        self.events = events
+        self.results = results  # each Result and its call's own time
+        self.stamped = stamped  # the message has a timestamp (read or not)
+        self.asked = asked  # the message's time
+        self.group = group  # the session id its events were made with
+
+    def finish(self, group: str, result_ts: float | None) -> list[Event]:
+        """The events, in ``group``, each result at ``result_ts`` or its call's own time if later (as
+        ``result_of`` sets it)."""
+        if group != self.group:  # a header after the message: the events take the session's id
+            for event in self.events:
+                if isinstance(event, (Request, Result, Message)):
+                    event.group = group
+        for result, called in self.results:
+            ts = result_ts
+            if called is not None and (ts is None or ts < called):
+                ts = called
+            result.ts = ts if type(ts) is float and MIN_TIME_S <= ts <= MAX_TIME_S else values.time_s(ts)
+        return self.events
+
+
+def _prepared(message: dict[str, Any], raw: RawRef, group: str, details: bool) -> _Prepared:
+    stamp = message.get("timestamp")
+    asked = _values.parse_time(stamp)
+    results: list[tuple[Result, Any]] = []
+    events = _message_events(message, raw, group, None, None, details, asked, results)
+    return _Prepared(events, results, stamp is not None, asked, group)
+
+
 def _message_events(
     message: dict[str, Any],
     raw: RawRef,
@@ -277,12 +336,16 @@ def _message_events(
     state: _Follow | None,
     details: bool = True,
     ts: Any = _UNREAD,
+    results: list[tuple[Result, Any]] | None = None,
 ) -> list[Event]:
     """The events of one message; a shape no rule foresaw is one Malformed, never the end of the file.
-    ``ts``: the message's time when the caller has read it already."""
+    ``ts``: the message's time when the caller has read it already; ``results`` (when given) gets each
+    Result made with its call's own time."""
     try:
-        return list(_message_parts(message, raw, group, result_ts, state, details, ts))
+        return _message_parts(message, raw, group, result_ts, state, details, ts, results)
     except Exception as exc:  # noqa: BLE001 - one bad message must not hide the others
+        if results:
+            results.clear()
         reason = f"could not decode: {type(exc).__name__}: {str(exc)[:160]}"
         return [Malformed(raw.where, reason, source=raw.source, raw=raw)]
 
@@ -295,7 +358,8 @@ def _message_parts(
     state: _Follow | None,
     details: bool = True,
     ts: Any = _UNREAD,
-) -> Iterator[Event]:
+    results: list[tuple[Result, Any]] | None = None,
+) -> list[Event]:
     """A message's text (when it has some) and its tool calls, each call followed by its result.
 
     With ``state`` (following), only what that state has not seen yet.
@@ -308,27 +372,29 @@ def _message_parts(
     kind = _KINDS.get(written) if type(written) is str else None
     if kind is None:
         kind = str(written)[:40]
+    out: list[Event] = []
     if text and (state is None or message_id not in state.texts):
         if state is not None:
             state.texts.add(message_id)
-        yield Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, extra={"message_id": message_id})
+        out.append(Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, extra={"message_id": message_id}))
     calls = message.get("toolCalls")
     if calls is None:
-        return
+        return out
     if not isinstance(calls, list):
-        yield Malformed(raw.where, "'toolCalls' must be an array", source=raw.source, raw=raw)
-        return
+        out.append(Malformed(raw.where, "'toolCalls' must be an array", source=raw.source, raw=raw))
+        return out
     for entry in calls:
         if not isinstance(entry, dict):
-            yield Malformed(raw.where, "a toolCalls entry must be a JSON object", source=raw.source, raw=raw)
-            continue  # (request_of's word; no result: not answered)
+            reason = "a toolCalls entry must be a JSON object"  # (request_of's word; no result: not answered)
+            out.append(Malformed(raw.where, reason, source=raw.source, raw=raw))
+            continue
         response = function_response(entry)  # looked up once for the id, the request and the result
         call_id = call_id_of(entry, response)
         called = _values.parse_time(entry.get("timestamp"))  # the call's own time, read once for both
         if state is None or call_id not in state.requested:
             request = request_of(entry, group, raw, response=response, ts=called)
             if request is not None:
-                yield request
+                out.append(request)
             if state is not None and call_id:
                 state.requested.add(call_id)
         status = entry.get("status")
@@ -340,7 +406,10 @@ def _message_parts(
             if result is not None:
                 if state is not None:
                     state.answered.add(call_id)
-                yield result
+                if results is not None:
+                    results.append((result, called))
+                out.append(result)
+    return out
 
 
 def _text(content: Any) -> str:
@@ -393,7 +462,7 @@ class _Follow:
             self.last_ts = ts
         # While following, a result is stamped with the newest time the file has shown so far (the
         # CLI stores none for it); reading the finished file uses the next message's time instead.
-        return list(_message_events(value, raw, self.group, self.last_ts, self))
+        return _message_events(value, raw, self.group, self.last_ts, self)
 
 
 _FOLLOWED: dict[str, _Follow] = {}
