@@ -45,7 +45,7 @@ _ENDS = (
     "collab_waiting_end",
 )
 TEXT_LIMIT = 20_000
-# The payload types ``_event`` and ``_item`` act on (any other is quiet: see ``_quiet``).
+# The payload types ``_event`` and ``_item`` act on (any other is quiet: passed over by ``read``).
 _EVENT_KINDS = frozenset(
     (*_ENDS, "web_search_end", "guardian_assessment", "turn_aborted", "user_message", "task_started",
      "thread_rolled_back")
@@ -82,6 +82,7 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
     seen = {os.path.abspath(path)} if seen is None else seen
     state = State(details=details)
     number = 0
+    payload: Any = None  # a record's payload object, when its type is told by the payload's
     with open_binary(path) as fh:
         for base, block in _blocks(fh):
             find, size, pos = block.find, len(block), 0
@@ -106,8 +107,27 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
                             bad = RawRef(path, f"line {number}", base + start, length, protocol=NAME)
                             yield Malformed(bad.where, note, source=path, raw=bad)
                     if type(record) is dict:
-                        if _quiet(record):
-                            continue  # a record that says nothing shown (most lines): no reference made
+                        # a record _record makes nothing of, neither an event nor a change of state
+                        # (token counts, reasoning, turn contexts, state lines: most of a rollout), told
+                        # from its types alone, is passed over before any reference is made
+                        kind = record.get("type")
+                        inner = None
+                        if kind == "response_item" or kind == "event_msg":
+                            payload = record.get("payload")
+                            if type(payload) is dict:
+                                inner = payload.get("type")
+                                if type(inner) is str and inner not in (
+                                    _EVENT_KINDS if kind == "event_msg" else _ITEM_KINDS
+                                ):
+                                    continue
+                        elif kind == "turn_context":
+                            if type(record.get("payload")) is dict:
+                                continue
+                        elif type(kind) is str:  # the bare layout's items
+                            if kind not in _ITEM_KINDS and kind not in _ENVELOPES and kind != "world_state":
+                                continue
+                        elif kind is None and record.get("record_type") == "state":
+                            continue
                     elif error is not None and not bytes(text).strip():
                         continue  # a blank line
                     length = _line_end(block, start, pos) - start
@@ -115,8 +135,24 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
                     if error is not None or type(record) is not dict:
                         yield from _decoded(record, error, raw, state)
                         continue
-                    try:  # what _decoded does for a JSON object, one generator less
-                        yield from _record(record, raw, state)
+                    try:  # what _decoded, _record and _item do for a JSON object, without their generators
+                        if inner is not None:  # an envelope's response_item or event_msg
+                            ts = _values.parse_time(record.get("timestamp"))
+                            if kind == "event_msg":
+                                yield from _event(payload, ts, raw, state)
+                                continue
+                            item, kind = payload, inner
+                        elif (kind in _CALLS or kind in _OUTPUTS) and record.get("record_type") != "state":
+                            item, ts = record, None  # the bare layout's call or output
+                        else:
+                            yield from _record(record, raw, state)
+                            continue
+                        if kind in _CALLS:
+                            yield _call(item, ts, raw, state)
+                        elif kind in _OUTPUTS:
+                            yield from _output(item, ts, raw, state)
+                        else:
+                            yield from _item(item, ts, raw, state)
                     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
                         yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
     yield from unanswered_ends(state)
@@ -203,21 +239,6 @@ def _decoded(record: Any, error: str | None, raw: RawRef, state: State) -> Itera
         yield from _record(record, raw, state)
     except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
         yield Malformed(raw.where, f"unexpected shape: {exc}", source=raw.source, raw=raw)
-
-
-def _quiet(record: dict[str, Any]) -> bool:
-    """True for a record ``_record`` makes nothing of, neither an event nor a change of state (token
-    counts, reasoning, turn contexts, state lines: most of a rollout), told from its types alone."""
-    kind = record.get("type")
-    if kind == "event_msg" or kind == "response_item":
-        payload = record.get("payload")
-        inner = payload.get("type") if type(payload) is dict else None
-        return type(inner) is str and inner not in (_EVENT_KINDS if kind == "event_msg" else _ITEM_KINDS)
-    if kind == "turn_context":
-        return type(record.get("payload")) is dict
-    if type(kind) is str:  # the bare layout's items
-        return kind not in _ITEM_KINDS and kind not in _ENVELOPES and kind != "world_state"
-    return kind is None and record.get("record_type") == "state"
 
 
 def _record(record: dict[str, Any], raw: RawRef, state: State) -> Iterator[Event]:

@@ -5,10 +5,22 @@ from __future__ import annotations
 import json
 import re
 import shlex
+from collections.abc import Callable
 from typing import Any
 
 from inspector.model import values
 from inspector.model.events import Outcome
+
+_decode: Callable[[str], Any]
+try:  # what loads_json tries first, given the text itself (msgspec reads a str as its UTF-8)
+    from msgspec.json import Decoder as _Decoder
+
+    _decode = _Decoder().decode
+except ImportError:  # pragma: no cover
+
+    def _decode(text: str) -> Any:
+        raise ValueError("no msgspec: loads_json reads every text")
+
 
 # Where the exit code lives, by version (see ../shared/reference/agent-formats.md 1.6).
 _EXIT_TEXT = re.compile(r"^(?:Exit code: |Process exited with code )(-?\d+)\s*$", re.MULTILINE)
@@ -23,6 +35,7 @@ _HEADER = ("Command: ", "Chunk ID: ", "Exit code: ", "Wall time: ", "Process exi
 # What Codex puts before an output it shortened for the model (0.4x-0.5x shell): the text that follows is
 # the output itself, so a failure it starts with ("failed in sandbox: ...") is still the first thing said.
 _TRUNCATED = re.compile(r"\ATotal output lines: \d+[ \t]*\r?\n(?:[ \t]*\r?\n)*")
+# Each mark holds "user", "Rejected(", "aborted" or "interrupted": a head without them is looked at once.
 _DENIED = ("rejected by user", "user denied", "Rejected(", "denied by user")
 _CANCELED = ("aborted by user", "interrupted by user", "command aborted", "was interrupted")
 _ERRORS = (
@@ -50,7 +63,7 @@ def params(name: str, arguments: Any) -> Any:
     """A ``function_call``'s arguments decoded, with a shell command as one command line, not an argv list."""
     value: Any = arguments
     if isinstance(arguments, str):
-        value, error = values.loads_json(arguments)  # exact, valid text, never a RecursionError
+        value, error = _loads(arguments)  # exact, valid text, never a RecursionError
         if error is not None:
             return arguments
     if isinstance(value, dict):
@@ -59,6 +72,20 @@ def params(name: str, arguments: Any) -> Any:
             value = dict(value)
             value["command"] = command_line(command)
     return value
+
+
+def _loads(text: str, stripped: bool = False) -> tuple[Any, str | None]:
+    """``values.loads_json(text)`` (of ``text.lstrip()`` when ``stripped``): msgspec is handed the text
+    itself, without the copies (the stripped text, its UTF-8 bytes) and calls ``loads_json`` makes on its
+    way to msgspec; what msgspec refuses (lone surrogates, NaN, depth, leading blanks JSON has none of)
+    and a text past ``values.HUGE_TEXT`` are read by ``loads_json`` as before. A text msgspec reads is one
+    with JSON blanks at most around its value, which ``lstrip`` would have taken off: the same value."""
+    if len(text) <= values.HUGE_TEXT:
+        try:
+            return _decode(text), None
+        except (ValueError, TypeError, RecursionError):
+            pass
+    return values.loads_json(text.lstrip() if stripped else text)
 
 
 def command_line(argv: list[str]) -> str:
@@ -91,7 +118,7 @@ def exit_code(text: str) -> int | None:
     """The exit code an output reports: ``metadata.exit_code`` of a JSON output, ``Exit code: N``,
     ``Process exited with code N``, or ``exit_code`` of code-mode JSON items (the last one wins)."""
     if _starts_with(text, "{"):
-        value, _ = values.loads_json(text.lstrip())
+        value, _ = _loads(text, stripped=True)
         if isinstance(value, dict):
             meta = value.get("metadata")
             code = meta.get("exit_code") if isinstance(meta, dict) else value.get("exit_code")
@@ -137,7 +164,7 @@ def body(text: str) -> str:
     """What the command printed: a legacy JSON output's ``output``, the text items of a JSON content
     list (legacy MCP), the part after ``Output:`` of a text with a header (0.77+); else ``text``."""
     if _starts_with(text, "{") or _starts_with(text, "["):
-        value, error = values.loads_json(text.lstrip())
+        value, error = _loads(text, stripped=True)
         if error is not None:
             return text
         inner = value.get("output") if isinstance(value, dict) else None
@@ -155,7 +182,10 @@ def body(text: str) -> str:
 
 def running(text: str) -> str | None:
     """The session (exec_command) or cell (code mode) of a process still running, from its output."""
-    found = _RUNNING.search(text[:2000])
+    head = text[:2000]
+    if " running with " not in head:  # what every match holds: no regular expression's walk without it
+        return None
+    found = _RUNNING.search(head)
     return found.group(1) if found and exit_code(text) is None else None
 
 
@@ -192,12 +222,13 @@ def outcome(text: str, code: int | None) -> tuple[Outcome, str | None]:
         return (Outcome.ERROR, _first(head)) if state == "failed" else (Outcome.SUCCESS, None)
     if _REFUSED.match(head):  # the command never ran, whatever the text goes on to quote
         return Outcome.ERROR, _first(head)
-    for mark in _DENIED:
-        if mark in head:
-            return Outcome.DENIED, _first(head)
-    for mark in _CANCELED:
-        if mark in head:
-            return Outcome.CANCELED, _first(head)
+    if "user" in head or "Rejected(" in head or "aborted" in head or "interrupted" in head:  # in every mark
+        for mark in _DENIED:
+            if mark in head:
+                return Outcome.DENIED, _first(head)
+        for mark in _CANCELED:
+            if mark in head:
+                return Outcome.CANCELED, _first(head)
     if code is not None:
         return (Outcome.SUCCESS, None) if code == 0 else (Outcome.ERROR, f"exit code {code}")
     if head.lstrip().startswith(_ERRORS) or head.startswith("Script failed"):

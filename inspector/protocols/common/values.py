@@ -115,6 +115,11 @@ def _walk_items(
 
 
 def _scalar(item: Any) -> str:
+    if type(item) is int:  # what json.dumps writes for one, without its encoder's calls
+        try:
+            return int.__repr__(item)
+        except ValueError:  # past the digit limit
+            return "<huge number>"
     if item is None or isinstance(item, (bool, int, float)):
         try:
             return json.dumps(item)
@@ -132,7 +137,12 @@ def arguments_summary(args: Any, limit: int = 200) -> str:
     for key, value in args.items():
         if used >= limit:
             break
-        shown = value[:limit] if isinstance(value, str) else preview(value, limit - used)
+        if isinstance(value, str):
+            shown = value[:limit]
+        elif isinstance(value, (dict, list)):
+            shown = preview(value, limit - used)
+        else:  # what preview makes of a value that is neither text nor a container (its budget is left)
+            shown = _scalar(value)
         parts.append(f"{key}={shown}")
         used += len(parts[-1]) + 1
     return " ".join(parts)
