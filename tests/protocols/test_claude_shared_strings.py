@@ -66,3 +66,27 @@ def test_events_share_one_empty_extra_that_refuses_writes_and_say_their_line(tmp
     assert one.request.raw == RawRef(
         str(path), "line 2", one.request.raw.offset, one.request.raw.length, None, "claude"
     )
+
+
+def test_repeated_summaries_and_error_messages_are_one_string_each(tmp_path: Path) -> None:
+    """A command run again, a file read again, the same error again: one string for all of them (a third
+    of a real transcript's summaries and error messages repeat one before them)."""
+    records = [record("user", "go")]
+    for n in range(3):
+        records += call(f"toolu_b{n}", "Bash", {"command": "git status"}, content="clean")
+        records += call(
+            f"toolu_e{n}",
+            "Edit",
+            {"file_path": "/w/a.py"},
+            content="File has not been read yet.",
+            is_error=True,
+        )
+    records += call("toolu_other", "Bash", {"command": "ls"}, content="a.py")
+    store = CallStore(keep_payloads=False)
+    load([str(write(tmp_path / "s.jsonl", records))], store)
+    calls = {c.call_id: c for c in store.all_calls()}
+    bash = [calls[f"toolu_b{n}"].request.summary for n in range(3)]
+    errors = [calls[f"toolu_e{n}"].results[0].error_message for n in range(3)]
+    assert bash[0] == "git status" and {id(s) for s in bash} == {id(bash[0])}
+    assert errors[0] == "File has not been read yet." and {id(e) for e in errors} == {id(errors[0])}
+    assert calls["toolu_other"].request.summary == "ls"

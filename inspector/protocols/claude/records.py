@@ -99,6 +99,9 @@ class ReadState:
         self.rewrite = Rewrite()  # the session written into its own file again, once seen
 
     def intern(self, text: str) -> str:
+        """One string for every equal text of the read: names, ids, and what calls repeat (a summary such
+        as a command run again or a file read again, an error message: a third of those of a real
+        transcript repeat one before them); the map goes with the read, the strings stay."""
         return self.strings.setdefault(text, text)
 
 
@@ -295,7 +298,7 @@ def _request(
         sender=sender,
         raw=raw,
         parent_id=parent,
-        summary=summarize(tool, params, cwd),
+        summary=session.intern(summarize(tool, params, cwd)),  # one string per summary of the read
         message_id=message_id,
         extra=NO_EXTRA,
     )
@@ -329,6 +332,8 @@ def _result(
         session.done[call_id] = raw
     content = terminal_content(block.get("content"))  # a command's colours, as the terminal showed them
     ended, message, code = outcome(block.get("is_error") is True, content)
+    if message is not None:  # one string per error message of the read ("File has not been read yet")
+        message = session.intern(message)
     if not session.details:
         detail, diff = None, structured is not None and has_diff(tool, structured)
         if session.saved:  # dump --json carries a saved output in full, and shows no other detail
