@@ -62,7 +62,9 @@ class StoreFeed:
 
     def _on_change(self, item: Item) -> None:
         self._changes.append(item)
-        self._poke()
+        if not self._pending:  # _poke, without its call for each of a load's events
+            self._pending = True
+            self._notify()
 
     def _poke(self) -> None:
         if not self._pending:
@@ -87,19 +89,21 @@ class StoreFeed:
         changes.new_top = items[self._seen_top : end]
         self._seen_top = end
         top_ids = {id(item) for item in changes.new_top}
-        max_seq = self._max_seq
-        for item in touched:
-            if id(item) in top_ids:
-                continue
+        max_seq = newest = self._max_seq
+        updated = changes.updated
+        for item in touched:  # one pass: what changed, and the newest call number seen
             if isinstance(item, Call):
-                if item.seq > max_seq:  # a new call not appended: nested, or in an early result's row
+                seq = item.seq
+                if seq > newest:
+                    newest = seq
+                if id(item) in top_ids:
+                    continue
+                if seq > max_seq:  # a new call not appended: nested, or in an early result's row
                     changes.nested = True
-                changes.updated.append(item)
-            elif isinstance(item, Message):
+                updated.append(item)
+            elif isinstance(item, Message) and id(item) not in top_ids:
                 changes.nested = True  # a message that is not top level was placed under a call
-        for item in touched:
-            if isinstance(item, Call) and item.seq > self._max_seq:
-                self._max_seq = item.seq
+        self._max_seq = newest
         return changes
 
 
@@ -154,10 +158,14 @@ class Tally:
 
     def add(self, items: list[Item]) -> None:
         """Count new items (with every call nested under them) or calls that changed."""
+        count = self._count
         for item in items:
             if isinstance(item, Call):
-                for call in item.walk():
-                    self._count(call)
+                if item.children:
+                    for call in item.walk():
+                        count(call)
+                else:  # nothing under it (most): itself, without walk's generator
+                    count(item)
 
     def counts(self, now: float | None) -> dict[State, int]:
         """Calls per state at ``now`` (only states with at least one call), in State order."""
