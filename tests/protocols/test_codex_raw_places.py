@@ -71,3 +71,27 @@ def test_the_corpus_rollouts_events_point_at_their_lines() -> None:
     files = sorted(CORPUS.glob("*.jsonl"))
     assert files
     assert sum(_check(path) for path in files) > 100
+
+
+FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "real"
+
+
+@pytest.mark.parametrize("block", [1, 2, 7, 64, 4096])
+def test_any_block_size_reads_the_same_events_at_the_same_places(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, block: int
+) -> None:
+    """The rollout is read in blocks of one buffer kept for the file: lines cut by a block's end, lines
+    longer than the buffer (it grows), a first line led by a byte-order mark, carriage returns, blank
+    lines, a malformed line and a last line without a newline read as with the default block."""
+    path = tmp_path / "rollout-2025-11-23T00-00-00-x.jsonl"
+    meta = {"timestamp": "2025-11-23T00:00:00.000Z", "type": "session_meta", "payload": {"id": "s1"}}
+    parts = [b"\xef\xbb\xbf" + json.dumps(meta).encode(), _call("c1") + b"\r", b"", b"   ", b"{not json",
+             _call("c2") + b"\r\r", _call("c3" * 3000), b"\xef\xbb\xbf" + _call("c4"), _call("c5")]  # fmt: skip
+    path.write_bytes(b"\n".join(parts))  # the last line without a newline
+    files = [path, *sorted(FIXTURES.glob("*/rollout-*.jsonl"))[:4]]
+    for file in files:
+        expected = [repr(event) for event in codex.read(str(file))]
+        with monkeypatch.context() as patched:
+            patched.setattr(codex, "BLOCK", block)
+            assert [repr(event) for event in codex.read(str(file))] == expected, file
+    assert _check(path) >= 4

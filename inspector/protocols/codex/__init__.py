@@ -84,15 +84,15 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
     number = 0
     payload: Any = None  # a record's payload object, when its type is told by the payload's
     with open_binary(path) as fh:
-        for base, block in _blocks(fh):
-            find, size, pos = block.find, len(block), 0
+        for base, block, size in _blocks(fh):
+            find, pos = block.find, 0
             with memoryview(block) as view:
                 while pos < size:  # each line of the block: decoded from a view of it, no copy
-                    newline = find(b"\n", pos)
+                    newline = find(b"\n", pos, size)
                     start = pos
                     pos = size if newline < 0 else newline + 1
                     number += 1
-                    if block.startswith(_BOM, start):
+                    if block.startswith(_BOM, start, pos):
                         text: bytes | memoryview = bytes(view[start:pos]).lstrip(_BOM)
                     else:
                         text = view[start:pos]
@@ -167,7 +167,7 @@ BLOCK = 1 << 20
 """A rollout is read in blocks of about this size, each ending at the end of a line."""
 
 
-def _line_end(block: bytes, start: int, stop: int) -> int:
+def _line_end(block: bytes | bytearray, start: int, stop: int) -> int:
     """Where the line ``block[start:stop]`` (ended by one newline, or none) ends without its newline and
     the carriage returns before it (a line's length, without a copy of it)."""
     end = stop - 1 if stop > start and block[stop - 1] == 10 else stop
@@ -176,14 +176,35 @@ def _line_end(block: bytes, start: int, stop: int) -> int:
     return end
 
 
-def _blocks(fh: BinaryIO) -> Iterator[tuple[int, bytes]]:
-    """``(offset, block)``: the file in blocks of whole lines (a block is completed to its line's end)."""
-    offset = 0
-    while block := fh.read(BLOCK):
-        if not block.endswith(b"\n"):
-            block += fh.readline()  # the rest of the block's last line (the last line of the file: none)
-        yield offset, block
-        offset += len(block)
+def _blocks(fh: BinaryIO) -> Iterator[tuple[int, bytearray, int]]:
+    """``(offset, buffer, size)``: the file in blocks of whole lines, each the first ``size`` bytes of one
+    buffer kept for the whole file (the last may end without a newline). The bytes are read into that
+    buffer: a new block of fresh memory each time, joined to the rest of its last line, cost a fault on
+    every page (1,800 faults, 5 ms of system time, in a 21 MB rollout). What follows a block's last
+    newline is moved to the buffer's start for the next; a line longer than the buffer is read into a new
+    one twice its size (never resized: a view of the old may still be held)."""
+    buffer = bytearray(BLOCK)
+    offset = have = 0  # where the buffer's start is in the file; the bytes of a line carried over there
+    while True:
+        if have == len(buffer):  # one line fills the buffer: a larger one
+            grown = bytearray(2 * len(buffer))
+            grown[:have] = buffer
+            buffer = grown
+        with memoryview(buffer) as view:
+            count = fh.readinto(view[have:])  # type: ignore[attr-defined]
+        if not count:
+            if have:
+                yield offset, buffer, have  # the file's last line, without a newline
+            return
+        size = have + count
+        end = buffer.rfind(b"\n", have, size) + 1
+        if not end:  # the line carried over goes on past this read
+            have = size
+            continue
+        yield offset, buffer, end
+        have = size - end
+        buffer[:have] = buffer[end:size]  # the same length: a move, no resize
+        offset += end
 
 
 def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:
