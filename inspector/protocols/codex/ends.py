@@ -153,10 +153,34 @@ def result(
     the duration is then unknown (the poll's wall time is not the command's).
     """
     tool = state.tools.get(call_id, "")
-    code = None if script(text) else exit_code(text)
-    if isinstance(end.get("exit_code"), int):
+    code = None if text.startswith("Script ") and script(text) else exit_code(text)
+    if end and isinstance(end.get("exit_code"), int):  # no *_end event (most): none of its fields
         code = end["exit_code"]
     ended, message = outcome(text, code)
+    if end:
+        ended, message = _ended_by(end, ended, message)
+    more = state.changes.pop(call_id, None)
+    patch = state.patches.pop(call_id, None)
+    if state.details:
+        shown = before + body(text)
+        detail = _detail(tool, shown, code, end, more, patch)
+        diff = has_hunks(detail) if isinstance(detail, (PatchDetail, DisplayDetail)) else False
+        value = shown[:TEXT_LIMIT] if data is None or isinstance(data, (str, list, dict)) else data
+    elif end or more is not None or patch is not None:
+        detail, value, diff = None, None, _has_diff(end, more, patch)
+    else:  # nothing that holds a diff
+        detail, value, diff = None, None, False
+    extra = _extra(call_id, "" if before else text, end, state)
+    if ended is Outcome.DENIED and "review" in extra:
+        message = str(extra["review"])[:300]  # why the reviewer refused, not the wrapper's text
+    return Result(
+        call_id, ended, state.group, value, None if code in (None, 0) else str(code), message, ts, "tool", raw,
+        detail, diff, tool, extra=extra,
+    )  # fmt: skip
+
+
+def _ended_by(end: dict[str, Any], ended: Outcome, message: str | None) -> tuple[Outcome, str | None]:
+    """How the ``*_end`` event that came for a call says it ended, over what its output said."""
     failed = end.get("result")
     if isinstance(failed, dict) and "Err" in failed:
         ended, message = Outcome.ERROR, output_text(failed["Err"])[:200] or "MCP tool call failed"
@@ -170,22 +194,7 @@ def result(
         ended, message = Outcome.DENIED, message or "declined"
     elif end.get("status") == "failed" and ended is Outcome.SUCCESS:
         ended, message = Outcome.ERROR, str(end.get("stderr") or "failed").strip()[:200] or "failed"
-    more = state.changes.pop(call_id, None)
-    patch = state.patches.pop(call_id, None)
-    if state.details:
-        shown = before + body(text)
-        detail = _detail(tool, shown, code, end, more, patch)
-        diff = has_hunks(detail) if isinstance(detail, (PatchDetail, DisplayDetail)) else False
-        value = shown[:TEXT_LIMIT] if data is None or isinstance(data, (str, list, dict)) else data
-    else:
-        detail, value, diff = None, None, _has_diff(end, more, patch)
-    extra = _extra(call_id, "" if before else text, end, state)
-    if ended is Outcome.DENIED and "review" in extra:
-        message = str(extra["review"])[:300]  # why the reviewer refused, not the wrapper's text
-    return Result(
-        call_id, ended, state.group, value, None if code in (None, 0) else str(code), message, ts, "tool", raw,
-        detail, diff, tool, extra=extra,
-    )  # fmt: skip
+    return ended, message
 
 
 def _extra(call_id: str, text: str, end: dict[str, Any], state: State) -> dict[str, Any]:
