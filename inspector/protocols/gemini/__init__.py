@@ -18,7 +18,7 @@ from inspector.model.events import Event, Malformed, Message, RawRef, Request, R
 from inspector.model.values import MAX_TIME_S, MIN_TIME_S
 from inspector.protocols.format import Format
 from inspector.protocols.gemini.agents import agent_of, nested, unnamed
-from inspector.protocols.gemini.calls import DONE, call_id_of, function_response, request_of, result_of
+from inspector.protocols.gemini.calls import call_events
 from inspector.protocols.sniffers.gemini import _KINDS, sniff
 
 NAME = "gemini"
@@ -47,6 +47,22 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
         session._header(whole.header)
         session.add_items(path, whole.items)
     for chunk in _jsonfile.read_chunks(path) if whole is None else ():
+        value = chunk.value
+        if type(value) is dict and chunk.note is None and "messages" not in value and "role" not in value:
+            # a record of the JSON Lines layout (the common case): what add_line does, a message and a
+            # $set of the session's fields (every other line, for its lastUpdated) without its calls
+            message_id = value.get("id")
+            if type(message_id) is str and message_id:
+                session._message(
+                    message_id, value, RawRef(path, chunk.where, chunk.offset, chunk.length, protocol=NAME)
+                )
+                continue
+            fields = value.get("$set") if message_id is None else None
+            if type(fields) is dict and "messages" not in fields and "id" not in value:
+                session._header(fields)  # no place kept: nothing of it can be malformed
+                continue
+            session.add_line(value, _raw(path, chunk))
+            continue
         raw = _raw(path, chunk)
         if chunk.error is not None:
             session.bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
@@ -123,6 +139,7 @@ class _Session:
 
     group: str = ""
     last_updated: float | None = None
+    updates: list[Any] = field(default_factory=list)  # lastUpdated values given since (see _settle)
     document: bool = False
     # message id -> its events (_Prepared), or its record while it is the one last read (``pending``)
     messages: dict[str, _Prepared | tuple[dict[str, Any], RawRef]] = field(default_factory=dict)
@@ -192,9 +209,16 @@ class _Session:
         self.pending = message_id
 
     def _prepare(self, message_id: str) -> None:
+        """The events of the message ``message_id`` while its record is still kept (it is the last one
+        read: every other message's events are made already)."""
         entry = self.messages.get(message_id)
         if type(entry) is tuple:
-            self.messages[message_id] = _prepared(entry[0], entry[1], self.group, self.details)
+            message, raw = entry
+            stamp = message.get("timestamp")
+            asked = _values.parse_time(stamp)
+            results: list[tuple[Result, Any]] = []
+            events = _message_events(message, raw, self.group, None, None, self.details, asked, results)
+            self.messages[message_id] = _Prepared(events, results, stamp is not None, asked, self.group)
 
     def _header(self, fields: Any) -> None:
         if not isinstance(fields, dict):
@@ -202,9 +226,20 @@ class _Session:
         session = fields.get("sessionId")
         if isinstance(session, str) and session and not self.group:
             self.group = session
-        updated = _values.parse_time(fields.get("lastUpdated"))
-        if updated is not None:
-            self.last_updated = updated
+        updated = fields.get("lastUpdated")
+        if updated is not None:  # read when the session's end needs it (a JSON Lines log says it each turn)
+            self.updates.append(updated)
+            if len(self.updates) >= 64:
+                self._settle()
+
+    def _settle(self) -> None:
+        """``last_updated``: the last lastUpdated given that is a time."""
+        for updated in reversed(self.updates):
+            parsed = _values.parse_time(updated)
+            if parsed is not None:
+                self.last_updated = parsed
+                break
+        self.updates.clear()
 
     def _checkpoint(self, messages: Any, raw: RawRef) -> None:
         """``{"$set": {"messages": [...]}}`` (the CLI's history sync, 2026-05+): the session's messages are
@@ -232,29 +267,33 @@ class _Session:
             for event in gemini_checkpoint.events(self.contents, self.group):
                 yield event
                 self._note(event)
-        for message_id in list(self.messages):
-            self._prepare(message_id)
+        self._settle()
+        if self.pending is not None:
+            self._prepare(self.pending)
         self.pending = None
         ordered: list[_Prepared] = list(self.messages.values())  # type: ignore[arg-type]
         group = self.group
+        answered, emitted, children, spans = self.answered, self.emitted, self.children, self.spans
         for index, prepared in enumerate(ordered):
             # No time is stored for a result: the next message's time is the first moment it is
             # known to exist (the model's next turn reads it); the last message uses lastUpdated.
             later = index + 1 < len(ordered) and ordered[index + 1].stamped
             result_ts = ordered[index + 1].asked if later else self.last_updated
             asked = prepared.asked
-            events = prepared.finish(group, result_ts)
-            for event in events:
+            for event in prepared.finish(group, result_ts):
                 yield event
-                if isinstance(event, Result):
-                    self.answered.add(event.call_id)  # what _note does, without its calls
-                elif isinstance(event, Request):
-                    self.emitted.add(event.call_id)
-                    if agent := agent_of(event):
-                        self.children.setdefault(agent, event.call_id)
+                # what _note does, without its calls (call_events makes no subclass)
+                if type(event) is Result:
+                    answered.add(event.call_id)
+                elif type(event) is Request:
+                    call_id = event.call_id
+                    emitted.add(call_id)
+                    agent = event.extra.get("agentId")  # agent_of
+                    if isinstance(agent, str) and agent:
+                        children.setdefault(agent, call_id)
                     if asked is not None:  # a call's own time: when it ended
                         over = event.ts if event.ts is not None else result_ts
-                        self.spans.setdefault(event.call_id, (asked, max(asked, over or asked)))
+                        spans.setdefault(call_id, (asked, max(asked, over or asked)))
 
     def _note(self, event: Event) -> None:
         if isinstance(event, Request):
@@ -307,7 +346,7 @@ class _Prepared:
 
     def finish(self, group: str, result_ts: float | None) -> list[Event]:
         """The events, in ``group``, each result at ``result_ts`` or its call's own time if later (as
-        ``result_of`` sets it)."""
+        ``call_events`` sets it)."""
         if group != self.group:  # a header after the message: the events take the session's id
             for event in self.events:
                 if isinstance(event, (Request, Result, Message)):
@@ -320,14 +359,6 @@ class _Prepared:
         return self.events
 
 
-def _prepared(message: dict[str, Any], raw: RawRef, group: str, details: bool) -> _Prepared:
-    stamp = message.get("timestamp")
-    asked = _values.parse_time(stamp)
-    results: list[tuple[Result, Any]] = []
-    events = _message_events(message, raw, group, None, None, details, asked, results)
-    return _Prepared(events, results, stamp is not None, asked, group)
-
-
 def _message_events(
     message: dict[str, Any],
     raw: RawRef,
@@ -338,78 +369,46 @@ def _message_events(
     ts: Any = _UNREAD,
     results: list[tuple[Result, Any]] | None = None,
 ) -> list[Event]:
-    """The events of one message; a shape no rule foresaw is one Malformed, never the end of the file.
-    ``ts``: the message's time when the caller has read it already; ``results`` (when given) gets each
-    Result made with its call's own time."""
+    """A message's text (when it has some) and its tool calls, each call followed by its result; a shape
+    no rule foresaw is one Malformed, never the end of the file.
+
+    With ``state`` (following), only what that state has not seen yet. ``ts``: the message's time when
+    the caller has read it already; ``results`` (when given) gets each Result with its call's own time.
+    """
     try:
-        return _message_parts(message, raw, group, result_ts, state, details, ts, results)
+        if ts is _UNREAD:
+            ts = _values.parse_time(message.get("timestamp"))
+        message_id = message["id"]
+        text = _text(message.get("content"))
+        written = message.get("type")
+        kind = _KINDS.get(written) if type(written) is str else None
+        if kind is None:
+            kind = str(written)[:40]
+        out: list[Event] = []
+        if text and (state is None or message_id not in state.texts):
+            if state is not None:
+                state.texts.add(message_id)
+            extra = {"message_id": message_id}
+            out.append(Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, extra=extra))
+        calls = message.get("toolCalls")
+        if calls is None:
+            return out
+        if not isinstance(calls, list):
+            out.append(Malformed(raw.where, "'toolCalls' must be an array", source=raw.source, raw=raw))
+            return out
+        requested, answered = (None, None) if state is None else (state.requested, state.answered)
+        for entry in calls:
+            if isinstance(entry, dict):
+                call_events(entry, group, raw, result_ts, details, out, results, requested, answered)
+            else:  # no request, and no result: not answered
+                reason = "a toolCalls entry must be a JSON object"
+                out.append(Malformed(raw.where, reason, source=raw.source, raw=raw))
+        return out
     except Exception as exc:  # noqa: BLE001 - one bad message must not hide the others
         if results:
             results.clear()
         reason = f"could not decode: {type(exc).__name__}: {str(exc)[:160]}"
         return [Malformed(raw.where, reason, source=raw.source, raw=raw)]
-
-
-def _message_parts(
-    message: dict[str, Any],
-    raw: RawRef,
-    group: str,
-    result_ts: float | None,
-    state: _Follow | None,
-    details: bool = True,
-    ts: Any = _UNREAD,
-    results: list[tuple[Result, Any]] | None = None,
-) -> list[Event]:
-    """A message's text (when it has some) and its tool calls, each call followed by its result.
-
-    With ``state`` (following), only what that state has not seen yet.
-    """
-    if ts is _UNREAD:
-        ts = _values.parse_time(message.get("timestamp"))
-    message_id = message["id"]
-    text = _text(message.get("content"))
-    written = message.get("type")
-    kind = _KINDS.get(written) if type(written) is str else None
-    if kind is None:
-        kind = str(written)[:40]
-    out: list[Event] = []
-    if text and (state is None or message_id not in state.texts):
-        if state is not None:
-            state.texts.add(message_id)
-        out.append(Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, extra={"message_id": message_id}))
-    calls = message.get("toolCalls")
-    if calls is None:
-        return out
-    if not isinstance(calls, list):
-        out.append(Malformed(raw.where, "'toolCalls' must be an array", source=raw.source, raw=raw))
-        return out
-    for entry in calls:
-        if not isinstance(entry, dict):
-            reason = "a toolCalls entry must be a JSON object"  # (request_of's word; no result: not answered)
-            out.append(Malformed(raw.where, reason, source=raw.source, raw=raw))
-            continue
-        response = function_response(entry)  # looked up once for the id, the request and the result
-        call_id = call_id_of(entry, response)
-        called = _values.parse_time(entry.get("timestamp"))  # the call's own time, read once for both
-        if state is None or call_id not in state.requested:
-            request = request_of(entry, group, raw, response=response, ts=called)
-            if request is not None:
-                out.append(request)
-            if state is not None and call_id:
-                state.requested.add(call_id)
-        status = entry.get("status")
-        answered = response is not None or (isinstance(status, str) and status in DONE)  # is_answered
-        if answered and (state is None or call_id not in state.answered):
-            result = result_of(
-                entry, group, raw, result_ts, details=details, response=response, called=called
-            )
-            if result is not None:
-                if state is not None:
-                    state.answered.add(call_id)
-                if results is not None:
-                    results.append((result, called))
-                out.append(result)
-    return out
 
 
 def _text(content: Any) -> str:

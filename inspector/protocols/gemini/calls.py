@@ -8,7 +8,7 @@ from typing import Any
 import inspector.protocols.common.values as _values
 from inspector.model.details import BashDetail, PatchDetail, TextDetail
 from inspector.model.diff import has_hunk, parse_unified_diff
-from inspector.model.events import Malformed, Outcome, RawRef, Request, Result
+from inspector.model.events import Event, Malformed, Outcome, RawRef, Request, Result
 from inspector.textsafe import one_line
 
 SHELL = "run_shell_command"
@@ -26,7 +26,6 @@ _EXIT_CODE = re.compile(r"^Exit Code: (-?\d{1,9})\s*$", re.MULTILINE)
 _DENIED = ("User denied execution", "User did not allow tool call")
 # An error a policy rule gave instead of running the call (core/scheduler/policy.ts): refused, not failed.
 _POLICY = "denied by policy"
-_UNREAD: Any = object()  # not looked up by the caller yet
 # The parameter that says what a call is about, per tool (first one present wins).
 _SUMMARY_KEYS: dict[str, tuple[str, ...]] = {
     SHELL: ("command",),
@@ -45,56 +44,118 @@ _SUMMARY_KEYS: dict[str, tuple[str, ...]] = {
 }
 
 
-def call_id_of(entry: dict[str, Any], response: Any = _UNREAD) -> str:
-    """The id a ``toolCalls[]`` entry is known by: its own, else its functionResponse's ('' if none).
-    ``response``: the entry's functionResponse when the caller has looked it up already."""
-    value = entry.get("id")
-    if isinstance(value, str) and value:
-        return value
-    if response is _UNREAD:
-        response = function_response(entry)
-    value = response.get("id") if response is not None else None
-    return value if isinstance(value, str) else ""
-
-
-def request_of(
-    entry: Any, group: str, raw: RawRef, *, response: Any = _UNREAD, ts: Any = _UNREAD
-) -> Request | Malformed | None:
-    """The request half of a ``toolCalls[]`` entry; None when only a result is there (an orphan).
-    ``response`` (its functionResponse) and ``ts`` (its time), when the caller has read them already."""
-    if not isinstance(entry, dict):
-        return Malformed(raw.where, "a toolCalls entry must be a JSON object", source=raw.source, raw=raw)
-    call_id = entry.get("id")
-    name = entry.get("name")
-    if not isinstance(call_id, str) or not call_id:
-        if response is _UNREAD:
-            response = function_response(entry)
-        if response is not None and call_id_of(entry, response):
-            return None  # a result without its call: shown as an orphan
-        return Malformed(raw.where, "a tool call without a string 'id'", source=raw.source, raw=raw)
-    if not isinstance(name, str) or not name:
-        reason = f"tool call {one_line(call_id, 60)} without a string 'name'"
-        return Malformed(raw.where, reason, source=raw.source, raw=raw)
-    args = entry.get("args")
-    return Request(
-        call_id=call_id,
-        tool=name,
-        group=group,
-        params=args,
-        ts=_values.parse_time(entry.get("timestamp")) if ts is _UNREAD else ts,
+def call_events(
+    entry: dict[str, Any],
+    group: str,
+    raw: RawRef,
+    result_ts: float | None,
+    details: bool,
+    out: list[Event],
+    results: list[tuple[Result, Any]] | None = None,
+    requested: set[str] | None = None,
+    answered: set[str] | None = None,
+) -> None:
+    """A ``toolCalls[]`` entry's request and, once the call is over, its result, added to ``out``, read
+    from the entry in one pass. The request: none when only a result is there (an orphan), Malformed
+    for a call without an id or a name. The result: ``result_ts`` is when it is known to exist (Gemini
+    CLI stores no time for a result: the caller passes the next record's time, see gemini.py), the
+    call's own time when later; ``details=False`` (a store that drops payloads): no detail and no data,
+    ``has_diff`` still. ``results`` gets each result with its call's own time; ``requested`` and
+    ``answered`` (following a file): the ids shown already, whose request or result is not added again.
+    """
+    get = entry.get
+    result_value = get("result")
+    # ``result`` is a PartListUnion (gemini-cli chatRecordingTypes.ts ToolCallRecord): a list of parts as
+    # the CLI writes it today, but the type also allows one part on its own or a string.
+    parts = [result_value] if isinstance(result_value, dict) else result_value
+    response: dict[str, Any] | None = None
+    if isinstance(parts, list):
+        for part in parts:
+            if isinstance(part, dict):
+                found = part.get("functionResponse")
+                if isinstance(found, dict):
+                    response = found
+                    break
+    own: Any = get("id")
+    has_id = isinstance(own, str) and own != ""
+    call_id: str
+    if has_id:
+        call_id = own
+    else:  # the id its functionResponse gives ('' if none)
+        given = response.get("id") if response is not None else None
+        call_id = given if isinstance(given, str) else ""
+    name = get("name")
+    called = _values.parse_time(get("timestamp"))  # the call's own time
+    if requested is None or call_id not in requested:
+        if not has_id:
+            if response is None or not call_id:  # else a result without its call: shown as an orphan
+                out.append(
+                    Malformed(raw.where, "a tool call without a string 'id'", source=raw.source, raw=raw)
+                )
+        elif not isinstance(name, str) or not name:
+            reason = f"tool call {one_line(call_id, 60)} without a string 'name'"
+            out.append(Malformed(raw.where, reason, source=raw.source, raw=raw))
+        else:
+            args = get("args")
+            extra: dict[str, Any] = {}
+            for key in ("displayName", "description", "agentId"):  # agentId: the subagent this call ran
+                value = get(key)
+                if isinstance(value, str) and value:
+                    extra[key] = value
+            summary = summarize(name, args)
+            out.append(Request(call_id, name, group, args, ts=called, raw=raw, summary=summary, extra=extra))
+        if requested is not None and call_id:
+            requested.add(call_id)
+    status = get("status")
+    if response is None and not (isinstance(status, str) and status in DONE):
+        return  # not over yet
+    if not call_id or (answered is not None and call_id in answered):
+        return
+    tool = name if isinstance(name, str) else ""
+    body = response.get("response") if response is not None else None
+    if isinstance(body, dict):
+        output, error = body.get("output"), body.get("error")
+    else:
+        output = error = None
+    if response is None and isinstance(result_value, str):
+        output = result_value  # a bare string result (PartListUnion allows one)
+    data: Any = output if output is not None else body
+    result_extra: dict[str, Any] = {"status": status}
+    if response is not None and response.get("id") not in (None, call_id):
+        result_extra["response_id"] = response.get("id")
+    if status == "success" and tool != SHELL:  # what _outcome says for it, without its call
+        outcome, message, code = Outcome.SUCCESS, None, None
+    else:
+        outcome, message, code = _outcome(status, tool, output, error)
+    ts = result_ts
+    if called is not None and (ts is None or ts < called):
+        ts = called  # the record holding the result was written at or after the call's own time
+    display = get("resultDisplay")
+    if details:
+        detail, has_diff = _details(tool, display, output)
+    else:
+        detail, data = None, None
+        diff = display.get("fileDiff") if isinstance(display, dict) else None
+        has_diff = isinstance(diff, str) and has_hunk(diff)  # what _patch says, without the hunks
+    result = Result(
+        call_id,
+        outcome,
+        group,
+        data,
+        code,
+        message,
+        ts,
         raw=raw,
-        summary=summarize(name, args),
-        extra=_request_extra(entry),
+        details=detail,
+        has_diff=has_diff,
+        tool=tool,
+        extra=result_extra,
     )
-
-
-def _request_extra(entry: dict[str, Any]) -> dict[str, Any]:
-    extra: dict[str, Any] = {}
-    for key in ("displayName", "description", "agentId"):  # agentId: the subagent this call ran
-        value = entry.get(key)
-        if isinstance(value, str) and value:
-            extra[key] = value
-    return extra
+    if answered is not None:
+        answered.add(call_id)
+    if results is not None:
+        results.append((result, called))
+    out.append(result)
 
 
 def summarize(tool: str, args: Any) -> str:
@@ -110,93 +171,6 @@ def summarize(tool: str, args: Any) -> str:
             if isinstance(value, list) and value and all(isinstance(v, str) for v in value):
                 return one_line(", ".join(value), SUMMARY_LIMIT)
     return one_line(_values.arguments_summary(args), SUMMARY_LIMIT)
-
-
-def is_answered(entry: Any) -> bool:
-    """True when the entry holds a result: a functionResponse, or a status a call ends with."""
-    if not isinstance(entry, dict):
-        return False
-    status = entry.get("status")
-    return function_response(entry) is not None or (isinstance(status, str) and status in DONE)
-
-
-def function_response(entry: dict[str, Any]) -> dict[str, Any] | None:
-    # ``result`` is a PartListUnion (gemini-cli chatRecordingTypes.ts ToolCallRecord): a list of parts as
-    # the CLI writes it today, but the type also allows one part on its own or a string.
-    parts = entry.get("result")
-    if isinstance(parts, dict):
-        parts = [parts]
-    if not isinstance(parts, list):
-        return None
-    for part in parts:
-        if isinstance(part, dict) and isinstance(part.get("functionResponse"), dict):
-            response: dict[str, Any] = part["functionResponse"]
-            return response
-    return None
-
-
-def result_of(
-    entry: Any,
-    group: str,
-    raw: RawRef,
-    ts: float | None,
-    *,
-    details: bool = True,
-    response: Any = _UNREAD,
-    called: Any = _UNREAD,
-) -> Result | None:
-    """The result half of a ``toolCalls[]`` entry, or None while the call has none.
-
-    ``ts`` is when the result is known to exist: Gemini CLI stores no time for a result, so the
-    caller passes the next record's time (see gemini.py). ``details=False`` (a store that drops
-    payloads): no detail and no data, ``has_diff`` still. ``response`` (the entry's functionResponse)
-    and ``called`` (its own time): a caller that read them already, and knows the entry answered.
-    """
-    if response is _UNREAD:
-        if not isinstance(entry, dict) or not is_answered(entry):
-            return None
-        response = function_response(entry)
-    call_id = call_id_of(entry, response)
-    if not call_id:
-        return None
-    name = entry.get("name")
-    tool = name if isinstance(name, str) else ""
-    body = response.get("response") if response is not None else None
-    output = body.get("output") if isinstance(body, dict) else None
-    if response is None and isinstance(entry.get("result"), str):
-        output = entry["result"]  # a bare string result (PartListUnion allows one)
-    error = body.get("error") if isinstance(body, dict) else None
-    data: Any = output if output is not None else body
-    status = entry.get("status")
-    extra: dict[str, Any] = {"status": status}
-    if response is not None and response.get("id") not in (None, call_id):
-        extra["response_id"] = response.get("id")
-    outcome, message, code = _outcome(status, tool, output, error)
-    if called is _UNREAD:
-        called = _values.parse_time(entry.get("timestamp"))
-    if called is not None and (ts is None or ts < called):
-        ts = called  # the record holding the result was written at or after the call's own time
-    display = entry.get("resultDisplay")
-    if details:
-        detail, has_diff = _details(tool, display, output)
-    else:
-        detail, data = None, None
-        diff = display.get("fileDiff") if isinstance(display, dict) else None
-        has_diff = isinstance(diff, str) and has_hunk(diff)  # what _patch says, without the hunks
-    return Result(
-        call_id=call_id,
-        outcome=outcome,
-        group=group,
-        data=data,
-        error_code=code,
-        error_message=message,
-        ts=ts,
-        raw=raw,
-        details=detail,
-        has_diff=has_diff,
-        tool=tool,
-        extra=extra,
-    )
 
 
 def exit_code(output: Any) -> int | None:

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from inspector.model.events import Event, Malformed, Message, RawRef
-from inspector.protocols.gemini.calls import request_of, result_of
+from inspector.protocols.gemini.calls import call_events
 
 _ROLES = {"user": "user", "model": "assistant"}
 _CANCELLED = "[Operation Cancelled]"
@@ -64,12 +64,9 @@ def _content_events(
     for place, call in enumerate(calls):
         response = responses[place] if place < len(responses) else None
         entry = _entry(call, response if isinstance(response, dict) else None, f"{raw.where}#{place + 1}")
-        request = request_of(entry, group, span)
-        if request is not None:
-            yield request
-        result = result_of(entry, group, span, None)
-        if result is not None:
-            yield result
+        out: list[Event] = []
+        call_events(entry, group, span, None, True, out)
+        yield from out
     for extra in responses[len(calls) :]:
         yield Malformed(span.where, f"a functionResponse no functionCall asked for: {str(extra)[:120]}",
                         source=span.source, raw=span)  # fmt: skip
