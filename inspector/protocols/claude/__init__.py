@@ -7,6 +7,7 @@ from functools import partial
 from io import BufferedReader
 from typing import Any
 
+import inspector.protocols.claude.shape as _shape
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped, noted
@@ -29,6 +30,7 @@ _CHEAP_SKIPS = tuple(
     for kind in ("file-history-snapshot", "queue-operation", "last-prompt", "permission-mode")
 )
 _PROGRESS_HEAD = b'"type":"progress"'
+_SHAPED_MAX = 1 << 16  # the longest line decoded to the keys the reader uses (_decode_bytes)
 _AGENT_KEY = b'"agentId":"'
 
 
@@ -325,6 +327,17 @@ def _prefilter(buf: bytes | bytearray, start: int, stop: int, skip_agents: froze
 
 
 def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
+    # A line of ASCII bytes up to 64 KB (nearly every line of a transcript): decoded to the keys the
+    # reader uses (claude/shape.py), the rest passed over unbuilt. ASCII only: msgspec checks no UTF-8 in
+    # what it passes over, and a byte that is not UTF-8 must be said wherever it is. Longer lines (an
+    # image, a file's contents) gain little, and their copy for the check would cost fresh pages.
+    if not isinstance(line, str) and len(line) <= _SHAPED_MAX and bytes(line).isascii():
+        try:
+            value = _shape.decode(line)
+        except (ValueError, TypeError, RecursionError):
+            pass  # the full parse says what is wrong
+        else:
+            return _decode_value(value, raw, session, source)
     # msgspec, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
     value, error, note = values.loads_noted(line)
     if error is not None:
