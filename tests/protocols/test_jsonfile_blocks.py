@@ -80,3 +80,25 @@ def test_long_lines_between_blocks_are_read_whole(tmp_path, monkeypatch, block):
             json.loads(big),
             json.loads(near),
         ]
+
+
+@pytest.mark.parametrize("block", [7, 64, 1 << 20])
+@pytest.mark.parametrize("long_line", [64, 1 << 20])
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_new_end(tmp_path, monkeypatch, block, long_line):
+    """The blocks' buffer is no larger than the file when its read starts (a small file clears no 2 MB
+    buffer); lines written while it is read, longer than that buffer, are read as a file of them all is."""
+    monkeypatch.setattr(_jsonfile, "BLOCK", block)
+    monkeypatch.setattr(_jsonfile, "LONG_LINE", long_line)
+    path = tmp_path / "f.jsonl"
+    first = [json.dumps({"n": 1}).encode(), json.dumps({"n": 2}).encode()]
+    later = [json.dumps({"k": "x" * 300}).encode(), LINES[0], json.dumps({"k": "y" * 40}).encode()]
+    path.write_bytes(b"\n".join(first) + b"\n")
+    got = []
+    with open(path, "rb") as fh:
+        chunks = _jsonfile._block_lines(fh)
+        got.append(_key(next(chunks)))
+        with open(path, "ab") as out:
+            out.write(b"\n".join(later) + b"\n" + b'{"last": true}')
+        got += [_key(chunk) for chunk in chunks]
+    assert got == by_lines(path)
+    assert got[-1][4] == {"last": True} and len(got) == 6

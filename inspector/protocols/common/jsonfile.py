@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -259,24 +260,35 @@ def _block_lines(fh: BinaryIO) -> Iterator[Chunk]:
 
     The blocks are read into one buffer, kept for the whole file (a new block's bytes each time, joined
     to the line the last one ended in, cost a fault on every page of fresh memory: a sixth of the read
-    of a 20 MB session). A block's newlines are found in C and a line that is a JSON value other than an
+    of a 20 MB session), no larger than the file. A block's newlines are found in C and a line that is a JSON value other than an
     array (nearly every line) is decoded by msgspec from a view of the buffer (no copy of the line), its
     chunk made here; any other line (blank, not JSON, an array, the first line: a byte-order mark) goes
     through ``_line_chunks`` with its newline, as it did. A line of ``LONG_LINE`` bytes or more is read
     as ``_file_lines`` reads it: whole, into a buffer of its own size (the huge record's path).
     """
     long_line, block = LONG_LINE, BLOCK
-    buffer = bytearray(block + long_line)  # a block after what is left of a line shorter than long_line
-    find = buffer.find
+    full = block + long_line  # a block after what is left of a line shorter than long_line
+    try:
+        left = os.fstat(fh.fileno()).st_size - fh.tell()
+    except (OSError, ValueError, AttributeError):  # not a file of the system's: a buffer of full size
+        left = full
+    buffer = bytearray(max(1, min(full, left + 1)))  # a small file's size: no 2 MB cleared for it
     offset = 0  # where the buffer's first byte is in the file
     number = 0
     have = 0  # the bytes of the line the last block ended in the middle of, at the buffer's start
-    with memoryview(buffer) as view:
+    view = memoryview(buffer)
+    try:
         while True:
+            if have == len(buffer):  # the file grew since it was opened: a buffer of full size
+                view.release()
+                grown = bytearray(full)  # have < long_line: the carried line fits, and a block after it
+                grown[:have] = buffer
+                buffer, view = grown, memoryview(grown)
             count = fh.readinto(view[have : have + block])  # type: ignore[attr-defined]
             if not count:
                 break
             size = have + count
+            find = buffer.find
             pos = 0
             start = have  # the line carried over holds no newline
             while (newline := find(b"\n", start, size)) >= 0:
@@ -314,9 +326,10 @@ def _block_lines(fh: BinaryIO) -> Iterator[Chunk]:
                 del long
             elif pos:
                 buffer[:have] = buffer[pos:size]  # the same length: the buffer is never resized
-        if have:  # the last line, with no newline
-            last = bytes(view[:have])
-    if have:
+        last = bytes(view[:have]) if have else b""
+    finally:
+        view.release()
+    if have:  # the last line, with no newline
         yield from _line_of(last, offset, number + 1)
 
 
