@@ -117,6 +117,15 @@ class RawRef:
             return at & _SPAN_MASK
         return at[2]
 
+    def end(self) -> int:
+        """Where the bytes end in the file (offset + length), -1 when the place has no offset (one call
+        where a file's read asks each event how far it reached)."""
+        at = self._at
+        if isinstance(at, int):
+            offset = ((at >> _SPAN_BITS) & _SPAN_MASK) - 1
+            return offset + (at & _SPAN_MASK) if offset >= 0 else -1
+        return at[1] + at[2] if at[1] >= 0 else -1
+
     @property
     def data(self) -> bytes | None:
         at = self._at

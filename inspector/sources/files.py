@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from inspector import protocols
 from inspector.model import CallStore, Malformed
-from inspector.model.events import Event
+from inspector.model.events import Event, Skipped
 from inspector.protocols.format import Format
 from inspector.sources.session import FileSummary, UnusableInput, expand_folders, resolve_format
 
@@ -257,11 +257,14 @@ def _read_into(
         torn: list[Malformed] = []
         for count, event in enumerate(_events(item, reader), 1):
             ingest(event, ns)
-            raw = getattr(event, "raw", None)
-            if raw is not None and raw.offset + raw.length > reached:
-                if raw.offset >= 0 and raw.source == path:
-                    reached = raw.offset + raw.length
-                    if type(event) is not Malformed:
+            kind = type(event)
+            # a skipped record (a third of a transcript's events) has no place: no getattr's error
+            raw = None if kind is Skipped else getattr(event, "raw", None)
+            if raw is not None:
+                end = raw.end()  # -1 for a place without an offset (reached is never below 0)
+                if end > reached and raw.source == path:
+                    reached = end
+                    if kind is not Malformed:
                         torn.clear()
             if isinstance(event, Malformed):
                 info.malformed += 1

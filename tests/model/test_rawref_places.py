@@ -38,3 +38,22 @@ def test_a_line_read_back_from_its_file(tmp_path) -> None:
     assert (first.read(), second.read()) == (b'{"a":1}', b'{"b":22}')
     assert RawRef(str(path), 1).read() == b"" and RawRef(str(path), "x", data=b"kept").read() == b"kept"
     assert first != second and first != "line 1"
+
+
+def test_end_is_where_the_bytes_end_and_minus_one_without_an_offset() -> None:
+    """A file's read asks each event how far it reached: offset + length, or -1 for a place without one."""
+    for place in (
+        RawRef("t.jsonl", 7, 0, 12),
+        RawRef("t.jsonl", 7, 1000, 0),
+        RawRef("t.jsonl", 1, (1 << 40) - 2, (1 << 40) - 1),
+        RawRef("t.jsonl", 3, 1 << 41, 5),  # past the packed range: a tuple
+        RawRef("t.jsonl", "object 2", 40, 8),
+    ):
+        assert place.end() == place.offset + place.length
+    for place in (
+        RawRef("t.jsonl", 7),
+        RawRef("t.jsonl", "packet 3", data=b"x"),
+        RawRef("t.jsonl", 7, -1, 500),
+        RawRef("t.jsonl", "object 1", -5, 9),
+    ):
+        assert place.offset < 0 and place.end() == -1

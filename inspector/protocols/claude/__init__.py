@@ -331,41 +331,47 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     # reader uses (claude/shape.py), the rest passed over unbuilt. ASCII only: msgspec checks no UTF-8 in
     # what it passes over, and a byte that is not UTF-8 must be said wherever it is. Longer lines (an
     # image, a file's contents) gain little, and their copy for the check would cost fresh pages.
+    value: Any = _UNSHAPED
     if not isinstance(line, str) and len(line) <= _SHAPED_MAX and bytes(line).isascii():
         try:
             value = _shape.decode(line)
         except (ValueError, TypeError, RecursionError):
             pass  # the full parse says what is wrong
-        else:
-            return _decode_value(value, raw, session, source)
-    # msgspec, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
-    value, error, note = values.loads_noted(line)
-    if error is not None:
-        return [Malformed(raw.where, error, source=raw.source, raw=raw)]
-    events = _decode_value(value, raw, session, source)
+    note = None
+    if value is _UNSHAPED:
+        # msgspec, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
+        value, error, note = values.loads_noted(line)
+        if error is not None:
+            return [Malformed(raw.where, error, source=raw.source, raw=raw)]
+    events: list[Event]
+    if not isinstance(value, dict):
+        events = [bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
+    else:  # the record's events, in this function: a call per line less
+        try:
+            resume = session.resume
+            if resume is None:
+                events = decode(value, raw, session, source)
+            elif source.nested:  # a subagent's own file: its records may have been shown by another file
+                if resume.shown_elsewhere(value.get("uuid")):
+                    events = [Skipped("repeated by a resumed session", raw.where)]
+                else:
+                    events = decode(value, raw, session, source)
+            else:
+                marker, repeated = resume.see(value, raw, time_of)
+                events = (
+                    [Skipped("repeated by a resumed session", raw.where)]
+                    if repeated
+                    else decode(value, raw, session, source)
+                )
+                if marker is not None:
+                    events = [marker, *events]
+        except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
+            events = [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
     # a line's place is text only when asked (RawRef.where): asked here only for the rare noted line
     return events if note is None else noted(note, raw, raw.where, events)
 
 
-def _decode_value(value: Any, raw: RawRef, session: ReadState, source: RecordOrigin) -> list[Event]:
-    if not isinstance(value, dict):
-        return [bad(raw, f"not a record: a JSON {type(value).__name__}, not an object")]
-    try:
-        if session.resume is None:
-            return decode(value, raw, session, source)
-        if source.nested:  # a subagent's own file: its records may have been shown by another file
-            if session.resume.shown_elsewhere(value.get("uuid")):
-                return [Skipped("repeated by a resumed session", raw.where)]
-            return decode(value, raw, session, source)
-        marker, repeated = session.resume.see(value, raw, time_of)
-        events: list[Event] = (
-            [Skipped("repeated by a resumed session", raw.where)]
-            if repeated
-            else decode(value, raw, session, source)
-        )
-        return events if marker is None else [marker, *events]
-    except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
-        return [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
+_UNSHAPED: Any = object()
 
 
 FORMAT = Format(

@@ -147,9 +147,23 @@ def _conversation(
     content = message.get("content")
     if not isinstance(content, (str, list)):
         return [bad(raw, "'message.content' is neither text nor a list of blocks")]
-    group = _group(record, session)
-    ts = time_of(record.get("timestamp"))
-    parent, sender = _placement(record, kind, content, session, source)
+    # what _group, time_of and _placement do, their common case without their calls (every record)
+    sid = record.get("sessionId")
+    if type(sid) is str and sid != session.group:
+        session.group = session.intern(sid)
+    group = session.group
+    ts = record.get("timestamp")
+    if type(ts) is str and len(ts) == 24 and ts[23] == "Z" and ts[19] == ".":
+        try:
+            ts = (_fromisoformat(ts[:23]) - _EPOCH).total_seconds()
+        except ValueError:
+            ts = _values.parse_time(ts)
+    else:
+        ts = time_of(ts)
+    if source.nested or record.get("isSidechain") is True:
+        parent, sender = _placement(record, kind, content, session, source)
+    else:
+        parent, sender = None, kind
     if kind == "user" and record.get("isCompactSummary") is True:
         text = prompt_text(content) or ""
         return [claude_marks.summary(text, session.marker, group, ts, raw, parent)]
@@ -171,14 +185,20 @@ def _conversation(
             if isinstance(text, str) and text.strip():
                 texts.append(text)
         elif btype == "tool_use" or btype == "server_tool_use":
-            cwd = record.get("cwd") if isinstance(record.get("cwd"), str) else None
+            cwd = record.get("cwd")
+            cwd = cwd if isinstance(cwd, str) else None
             event = _request(block, group, ts, sender, raw, parent, message_id, session, source, cwd)
             if event is None:
                 event, begun = session.rewrite.repeat(True, group, ts, raw, parent, begun)
             events.append(event)
         elif btype == "tool_result" or btype.endswith("_tool_result"):
             if structured is _NOT_YET:  # the structured result belongs to a record's only tool_result
-                results = sum(1 for b in content if isinstance(b, dict) and b.get("type") == "tool_result")
+                if len(content) == 1:  # nearly every record: this block alone
+                    results = 1 if btype == "tool_result" else 0
+                else:
+                    results = sum(
+                        1 for b in content if isinstance(b, dict) and b.get("type") == "tool_result"
+                    )
                 structured = record.get("toolUseResult") if results == 1 else None
             answer = _result(block, structured, group, ts, sender, raw, session, source)
             if answer is None:
@@ -207,7 +227,8 @@ _NOT_YET: Any = object()
 def _placement(
     record: dict[str, Any], kind: str, content: Any, session: ReadState, source: RecordOrigin
 ) -> tuple[str | None, str]:
-    """``(parent call id, sender)`` of a user/assistant record."""
+    """``(parent call id, sender)`` of a user/assistant record (``_conversation`` tells the common case,
+    neither nested nor a sidechain, itself)."""
     if source.nested:
         return source.parent, source.agent or "subagent"
     if record.get("isSidechain") is not True:
@@ -434,6 +455,7 @@ def _system(record: dict[str, Any], raw: RawRef, session: ReadState, source: Rec
 
 
 _EPOCH = datetime(1970, 1, 1)
+_fromisoformat = datetime.fromisoformat
 
 
 def time_of(value: Any) -> float | None:
