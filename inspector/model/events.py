@@ -56,6 +56,9 @@ _SPAN_BITS = 40
 _SPAN_MASK = (1 << _SPAN_BITS) - 1
 
 
+_new_place = object.__new__
+
+
 class RawRef:
     """Where the original record or packet lives: a byte range of a file, or the bytes themselves.
 
@@ -94,6 +97,19 @@ class RawRef:
             self._at = (((where << _SPAN_BITS) | (offset + 1)) << _SPAN_BITS) | length
         else:
             self._at = (where, offset, length, data)
+
+    @classmethod
+    def line(cls, source: str, number: int, offset: int, length: int, protocol: str) -> RawRef:
+        """``RawRef(source, number, offset, length, None, protocol)`` for a reader of a file's lines,
+        whose number and offset are never negative: packed without ``__init__``'s checks of its types
+        (every line of a read makes one)."""
+        if offset < _SPAN_MASK and length <= _SPAN_MASK:
+            place = _new_place(cls)
+            place.source = source
+            place.protocol = protocol
+            place._at = (((number << _SPAN_BITS) | (offset + 1)) << _SPAN_BITS) | length
+            return place
+        return cls(source, number, offset, length, None, protocol)
 
     @property
     def where(self) -> str:

@@ -57,3 +57,22 @@ def test_end_is_where_the_bytes_end_and_minus_one_without_an_offset() -> None:
         RawRef("t.jsonl", "object 1", -5, 9),
     ):
         assert place.offset < 0 and place.end() == -1
+
+
+def test_a_line_place_is_the_place_init_makes() -> None:
+    """RawRef.line (a reader of lines: no checks of the types) gives what RawRef(...) gives, past the
+    packed range too."""
+    numbers = [0, 1, 26_000, 2**31, 10**15]
+    offsets = [0, 1, 99_000_000, EDGE - 2, EDGE - 1, EDGE, 2**63]
+    lengths = [0, 1, 256, EDGE - 1, EDGE, 2**50]
+    for number, offset, length in itertools.product(numbers, offsets, lengths):
+        made = RawRef.line("s.jsonl", number, offset, length, "claude")
+        assert type(made) is RawRef
+        assert made == RawRef("s.jsonl", number, offset, length, None, "claude")
+        assert (made.where, made.offset, made.length, made.data, made.end()) == (
+            f"line {number}",
+            offset,
+            length,
+            None,
+            offset + length,
+        )

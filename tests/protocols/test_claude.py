@@ -520,6 +520,21 @@ def test_lines_split_across_tiny_blocks_keep_exact_offsets(tmp_path, monkeypatch
     assert events[0].params["content"] == "é" * 3000
 
 
+def test_line_ends_of_every_kind_leave_exactly_the_record(tmp_path):
+    """A record's place ends before its line end: LF, CRLF, several CRs before the LF, a last line
+    with CRs and no LF; lines of CRs alone are blank."""
+    records = call("toolu_a", "LS", {"path": "/"}) + call("toolu_b", "LS", {"path": "/x"})
+    ends = [b"\n", b"\r\n\r\r\n", b"\r\r\n\n", b"\r\r"]
+    body = b"".join(json.dumps(r).encode() + end for r, end in zip(records, ends, strict=True))
+    path = tmp_path / "s.jsonl"
+    path.write_bytes(body)
+    events = list(claude.read(str(path)))
+    assert [type(e).__name__ for e in events] == ["Request", "Result", "Request", "Result"]
+    for event, original in zip(events, records, strict=True):
+        assert event.raw.read() == json.dumps(original).encode()
+    assert [e.raw.where for e in events] == ["line 1", "line 2", "line 4", "line 6"]
+
+
 # -- sniffing ----------------------------------------------------------------------------------------
 
 

@@ -246,6 +246,7 @@ def release_buffers() -> None:
 
 
 def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[Event]:
+    line_place = RawRef.line
     # The per-line work is inline (a call per line with its eight arguments was a tenth of a read):
     # blank lines and skipped records cost a few tests of their bytes, a record one parse.
     with open_binary(path) as fh:
@@ -259,12 +260,14 @@ def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[
                 if number == 1 and buf.startswith(_BOM, start, end):
                     start += len(_BOM)
                     offset += len(_BOM)
-                stop = end
-                while stop > start and buf[stop - 1] in (10, 13):
+                # the newline (a span holds one, at its end, but for the file's last line), then any
+                # carriage returns before it
+                stop = end - 1 if buf[end - 1] == 10 else end
+                while stop > start and buf[stop - 1] == 13:
                     stop -= 1
                 if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
                     continue
-                raw = RawRef(path, number, offset, stop - start, None, NAME)
+                raw = line_place(path, number, offset, stop - start, NAME)
                 if buf[stop - 1] == 125 and (skip_agents or buf.startswith(b'{"type":"', start, stop)):
                     # maybe a record skipped whole (_prefilter)
                     kind = _prefilter(buf, start, stop, skip_agents)

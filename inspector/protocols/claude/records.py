@@ -310,18 +310,21 @@ def _request(
         session.edits[call_id] = params
     if tool in TASK_TOOLS and session.planner is not None and isinstance(params, dict):
         session.planner.add_task(call_id, params.get("prompt"), params.get("description"), params.get("name"))
-    return Request(
+    return Request(  # by position: a call per request without its keywords' matching
         call_id,
         tool,
         group,
         params,
-        ts=ts,
-        sender=sender,
-        raw=raw,
-        parent_id=parent,
-        summary=session.intern(summarize(tool, params, cwd)),  # one string per summary of the read
-        message_id=message_id,
-        extra=NO_EXTRA,
+        None,  # executor
+        None,  # timeout_ms
+        ts,
+        sender,
+        raw,
+        parent,
+        None,  # violation
+        session.intern(summarize(tool, params, cwd)),  # one string per summary of the read
+        message_id,
+        NO_EXTRA,
     )
 
 
