@@ -22,6 +22,16 @@ try:  # msgspec is a dependency; plain json keeps the module usable without it
 except ImportError:  # pragma: no cover
     _fast_loads = None
 
+
+def _no_fast_loads(data: bytes | bytearray | memoryview) -> Any:
+    raise ValueError("no msgspec")  # loads_noted then reads it
+
+
+fast_loads: Callable[[bytes | bytearray | memoryview], Any] = _fast_loads or _no_fast_loads
+"""msgspec's parse of a record's bytes, for a loop that calls it for each: ``loads_noted``'s fast path
+without its call. It raises (ValueError, TypeError or RecursionError) where ``loads_noted`` would go on:
+its caller then asks ``loads_noted``."""
+
 # Epoch seconds a clock can show: 1970 to the end of year 9999 (time_t and strftime both cope).
 MIN_TIME_S = 0.0
 MAX_TIME_S = 253402300799.0

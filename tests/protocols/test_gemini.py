@@ -15,6 +15,7 @@ from inspector.model.call import State
 from inspector.model.details import BashDetail, PatchDetail
 from inspector.model.events import Malformed, Message, Outcome, RawRef, Request, Result
 from inspector.protocols import claude, detect, gemini
+from inspector.protocols.gemini.calls import exit_code
 from inspector.sources.files import load
 from inspector.sources.session import hydrate
 
@@ -155,6 +156,26 @@ def test_file_diffs_render_as_real_diff_hunks_and_shell_calls_show_their_command
     assert (hunk.old_start, hunk.old_lines, hunk.new_start, hunk.new_lines) == (19, 7, 19, 8)
     shell = next(c for c in store.all_calls() if c.request.tool == "run_shell_command")
     assert shell.request.summary.startswith(shell.request.params["command"][:40])
+
+
+@pytest.mark.parametrize(
+    ("output", "code"),
+    [
+        ("Exit Code: 2", 2),
+        ("out\nExit Code: 1\nmore\nExit Code: 3\n", 3),  # the last line that says one
+        ("Exit Code: 4\nsee: Exit Code: 5\n", 4),  # not at a line's start: not one
+        ("Exit Code: 6\nExit Code: 7 and more\n", 6),  # text after the number: not one
+        ("Exit Code: -1 \t\n\n", -1),
+        ("Exit Code: 8\r\nExit Code: x\n", 8),
+        ("\u2028Exit Code: 9", None),  # only a newline starts a line
+        ("Exit Code: 1234567890", None),  # past nine digits
+        ("Exit Code: ", None),
+        ("no code", None),
+        (None, None),
+    ],
+)
+def test_a_shell_output_s_exit_code_is_its_last_line_that_says_one(output: object, code: int | None) -> None:
+    assert exit_code(output) == code
 
 
 def test_a_shell_call_that_reports_success_with_a_nonzero_exit_code_fails_with_that_code():

@@ -187,13 +187,15 @@ class _Session:
     def add_items(self, path: str, items: Iterable[_jsonfile.Chunk]) -> None:
         """The items of a document's ``messages`` array."""
         for item in items:
-            item_raw = _raw(path, item)
+            item_raw = RawRef(path, item.where, item.offset, item.length, protocol=NAME)  # _raw
             if item.note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the message kept
                 self.bad.append(Malformed(item.where, item.note, source=path, raw=item_raw))
+            value = item.value
+            message_id = value.get("id") if type(value) is dict else None
             if item.error is not None:
                 self.bad.append(Malformed(item.where, item.error, source=path, raw=item_raw))
-            elif type(item.value) is dict and type(item.value.get("id")) is str and item.value["id"]:
-                self._message(item.value["id"], item.value, item_raw)  # _record_kind's "message"
+            elif type(message_id) is str and message_id:
+                self._message(message_id, value, item_raw)  # _record_kind's "message"
             else:
                 reason = "a message must be an object with a string 'id'"
                 self.bad.append(Malformed(item.where, reason, source=path, raw=item_raw))
@@ -379,7 +381,8 @@ def _message_events(
         if ts is _UNREAD:
             ts = _values.parse_time(message.get("timestamp"))
         message_id = message["id"]
-        text = _text(message.get("content"))
+        content = message.get("content")
+        text = content if type(content) is str else _text(content)
         written = message.get("type")
         kind = _KINDS.get(written) if type(written) is str else None
         if kind is None:

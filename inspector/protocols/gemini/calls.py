@@ -63,27 +63,32 @@ def call_events(
     ``has_diff`` still. ``results`` gets each result with its call's own time; ``requested`` and
     ``answered`` (following a file): the ids shown already, whose request or result is not added again.
     """
+    # The entry's values are a JSON parse's (exact types): ``type(v) is str`` says what isinstance does.
     get = entry.get
-    result_value = get("result")
+    result_value: Any = get("result")
     # ``result`` is a PartListUnion (gemini-cli chatRecordingTypes.ts ToolCallRecord): a list of parts as
     # the CLI writes it today, but the type also allows one part on its own or a string.
-    parts = [result_value] if isinstance(result_value, dict) else result_value
     response: dict[str, Any] | None = None
-    if isinstance(parts, list):
-        for part in parts:
-            if isinstance(part, dict):
+    result_type = type(result_value)
+    if result_type is list:
+        for part in result_value:
+            if type(part) is dict:
                 found = part.get("functionResponse")
-                if isinstance(found, dict):
+                if type(found) is dict:
                     response = found
                     break
+    elif result_type is dict:
+        found = result_value.get("functionResponse")
+        if type(found) is dict:
+            response = found
     own: Any = get("id")
-    has_id = isinstance(own, str) and own != ""
+    has_id = type(own) is str and own != ""
     call_id: str
     if has_id:
         call_id = own
     else:  # the id its functionResponse gives ('' if none)
         given = response.get("id") if response is not None else None
-        call_id = given if isinstance(given, str) else ""
+        call_id = given if type(given) is str else ""
     name = get("name")
     called = _values.parse_time(get("timestamp"))  # the call's own time
     if requested is None or call_id not in requested:
@@ -92,37 +97,44 @@ def call_events(
                 out.append(
                     Malformed(raw.where, "a tool call without a string 'id'", source=raw.source, raw=raw)
                 )
-        elif not isinstance(name, str) or not name:
+        elif type(name) is not str or not name:
             reason = f"tool call {one_line(call_id, 60)} without a string 'name'"
             out.append(Malformed(raw.where, reason, source=raw.source, raw=raw))
         else:
-            args = get("args")
             extra: dict[str, Any] = {}
-            for key in ("displayName", "description", "agentId"):  # agentId: the subagent this call ran
-                value = get(key)
-                if isinstance(value, str) and value:
-                    extra[key] = value
+            value = get("displayName")
+            if type(value) is str and value:
+                extra["displayName"] = value
+            value = get("description")
+            if type(value) is str and value:
+                extra["description"] = value
+            value = get("agentId")  # the subagent this call ran
+            if type(value) is str and value:
+                extra["agentId"] = value
+            args = get("args")
             summary = summarize(name, args)
             out.append(Request(call_id, name, group, args, ts=called, raw=raw, summary=summary, extra=extra))
         if requested is not None and call_id:
             requested.add(call_id)
     status = get("status")
-    if response is None and not (isinstance(status, str) and status in DONE):
+    if response is None and not (type(status) is str and status in DONE):
         return  # not over yet
     if not call_id or (answered is not None and call_id in answered):
         return
-    tool = name if isinstance(name, str) else ""
+    tool = name if type(name) is str else ""
     body = response.get("response") if response is not None else None
-    if isinstance(body, dict):
+    if type(body) is dict:
         output, error = body.get("output"), body.get("error")
     else:
         output = error = None
-    if response is None and isinstance(result_value, str):
+    if response is None and result_type is str:
         output = result_value  # a bare string result (PartListUnion allows one)
     data: Any = output if output is not None else body
     result_extra: dict[str, Any] = {"status": status}
-    if response is not None and response.get("id") not in (None, call_id):
-        result_extra["response_id"] = response.get("id")
+    if response is not None:
+        given = response.get("id")
+        if given is not None and given != call_id:
+            result_extra["response_id"] = given
     if status == "success" and tool != SHELL:  # what _outcome says for it, without its call
         outcome, message, code = Outcome.SUCCESS, None, None
     else:
@@ -135,8 +147,8 @@ def call_events(
         detail, has_diff = _details(tool, display, output)
     else:
         detail, data = None, None
-        diff = display.get("fileDiff") if isinstance(display, dict) else None
-        has_diff = isinstance(diff, str) and has_hunk(diff)  # what _patch says, without the hunks
+        diff = display.get("fileDiff") if type(display) is dict else None
+        has_diff = type(diff) is str and has_hunk(diff)  # what _patch says, without the hunks
     result = Result(
         call_id,
         outcome,
@@ -174,11 +186,20 @@ def summarize(tool: str, args: Any) -> str:
 
 
 def exit_code(output: Any) -> int | None:
-    """The last ``Exit Code: N`` of a shell call's output text, if any."""
-    if not isinstance(output, str) or "Exit Code: " not in output:  # the test in C first
+    """The last ``Exit Code: N`` of a shell call's output text, if any.
+
+    The pattern is tried only where its words are, from the last back (a match cannot reach past the
+    next line's start: what ``findall`` would find last), not by a search that tries it at every
+    character of the output (a shell call's output is kilobytes: a twentieth of a session's read)."""
+    if not isinstance(output, str):
         return None
-    found = _EXIT_CODE.findall(output)
-    return int(found[-1]) if found else None
+    at = output.rfind("Exit Code: ")
+    while at >= 0:
+        found = _EXIT_CODE.match(output, at)  # ``^`` still asks for a line's start at ``at``
+        if found is not None:
+            return int(found.group(1))
+        at = output.rfind("Exit Code: ", 0, at)
+    return None
 
 
 def _outcome(status: Any, tool: str, output: Any, error: Any) -> tuple[Outcome, str | None, str | None]:
