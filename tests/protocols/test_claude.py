@@ -535,6 +535,20 @@ def test_line_ends_of_every_kind_leave_exactly_the_record(tmp_path):
     assert [e.raw.where for e in events] == ["line 1", "line 2", "line 4", "line 6"]
 
 
+def test_a_file_read_alone_marks_each_new_session_once_whatever_its_records_session_ids(tmp_path):
+    """A record of a session already seen is not asked of the resume (a short cut): a session id that
+    is no text (a list, a number, none, empty) never marks, a new one marks once, an old one again never."""
+    sids = ["s-one", ["s-one"], 5, None, "", "s-two", "s-one", {"a": 1}, "s-two", "s-three"]
+    records = [record("user", f"text {n}", sessionId=sid) for n, sid in enumerate(sids)]
+    path = write(tmp_path / "s.jsonl", records)
+    events = list(claude.read(str(path)))
+    markers = [e for e in events if type(e).__name__ == "Marker"]
+    assert [(m.kind, m.group) for m in markers] == [("resume", "s-two"), ("resume", "s-three")]
+    assert [m.raw.where for m in markers] == ["line 6", "line 10"]
+    assert len([e for e in events if type(e) is Message]) == len(sids)
+    assert not [e for e in events if isinstance(e, (Malformed, Skipped))]
+
+
 # -- sniffing ----------------------------------------------------------------------------------------
 
 

@@ -11,7 +11,7 @@ import inspector.protocols.claude.shape as _shape
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
 from inspector.model.events import Event, Malformed, RawRef, Request, Skipped, noted
-from inspector.protocols.claude.records import ReadState, RecordOrigin, bad, decode, time_of
+from inspector.protocols.claude.records import ReadState, RecordOrigin, bad, conversation, decode, time_of
 from inspector.protocols.claude.resume import Resume, Together
 from inspector.protocols.claude.rewrite import Rewrite
 from inspector.protocols.claude.subagents import AgentFile, Planner, SiblingAgents, agent_id_of, is_agent_file
@@ -352,22 +352,29 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     else:  # the record's events, in this function: a call per line less
         try:
             resume = session.resume
+            marker, repeated = None, False
             if resume is None:
-                events = decode(value, raw, session, source)
+                pass
             elif source.nested:  # a subagent's own file: its records may have been shown by another file
-                if resume.shown_elsewhere(value.get("uuid")):
-                    events = [Skipped("repeated by a resumed session", raw.where)]
+                repeated = resume.shown_elsewhere(value.get("uuid"))
+            else:
+                sid = value.get("sessionId")
+                # a record of a session already seen, its file read alone (nearly every record): see
+                # has nothing to say of it, and is not asked
+                if resume.together is not None or type(sid) is not str or sid not in resume.known:
+                    marker, repeated = resume.see(value, raw, time_of)
+            if repeated:
+                events = [Skipped("repeated by a resumed session", raw.where)]
+            else:  # decode's dispatch, its common case without its call
+                kind = value.get("type")
+                if kind == "assistant":
+                    events = conversation(value, "assistant", raw, session, source)
+                elif kind == "user":
+                    events = conversation(value, "user", raw, session, source)
                 else:
                     events = decode(value, raw, session, source)
-            else:
-                marker, repeated = resume.see(value, raw, time_of)
-                events = (
-                    [Skipped("repeated by a resumed session", raw.where)]
-                    if repeated
-                    else decode(value, raw, session, source)
-                )
-                if marker is not None:
-                    events = [marker, *events]
+            if marker is not None:
+                events = [marker, *events]
         except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
             events = [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
     # a line's place is text only when asked (RawRef.where): asked here only for the rare noted line

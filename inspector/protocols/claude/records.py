@@ -121,7 +121,7 @@ def decode(record: dict[str, Any], raw: RawRef, session: ReadState, source: Reco
     if kind == "user" or kind == "assistant":
         # the literal, not the record's own copy: every message, request and result keeps it as its kind
         # or sender (a fresh string per record was 1.5 MB of a 100 MB transcript's calls)
-        return _conversation(record, "user" if kind == "user" else "assistant", raw, session, source)
+        return conversation(record, "user" if kind == "user" else "assistant", raw, session, source)
     if kind == "progress":
         return _progress(record, raw, session, source)
     if kind == "summary":
@@ -138,9 +138,10 @@ def _group(record: dict[str, Any], session: ReadState) -> str:
     return session.group
 
 
-def _conversation(
+def conversation(
     record: dict[str, Any], kind: str, raw: RawRef, session: ReadState, source: RecordOrigin
 ) -> list[Event]:
+    """The events of a user or assistant record (``kind``: the literal "user" or "assistant")."""
     message = record.get("message")
     if not isinstance(message, dict):
         return [bad(raw, "'message' is not an object")]
@@ -227,7 +228,7 @@ _NOT_YET: Any = object()
 def _placement(
     record: dict[str, Any], kind: str, content: Any, session: ReadState, source: RecordOrigin
 ) -> tuple[str | None, str]:
-    """``(parent call id, sender)`` of a user/assistant record (``_conversation`` tells the common case,
+    """``(parent call id, sender)`` of a user/assistant record (``conversation`` tells the common case,
     neither nested nor a sidechain, itself)."""
     if source.nested:
         return source.parent, source.agent or "subagent"
@@ -416,7 +417,7 @@ def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: R
         nested=True,
         copy=True,
     )
-    return _conversation(nested, nested["type"], raw, session, copy)
+    return conversation(nested, nested["type"], raw, session, copy)
 
 
 def _summary(record: dict[str, Any], raw: RawRef, session: ReadState) -> list[Event]:
