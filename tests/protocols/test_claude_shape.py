@@ -44,6 +44,7 @@ def read_both_ways(path: Path, monkeypatch: pytest.MonkeyPatch, details: bool) -
 
     with monkeypatch.context() as patched:
         patched.setattr(claude_shape, "decode", refused)
+        patched.setattr(claude_shape, "decode_bare", refused)
         whole = [repr(event) for event in claude.read(str(path), details=details)]
     return shaped, whole
 
@@ -114,6 +115,43 @@ def test_odd_records_read_the_same_through_the_shape(tmp_path, monkeypatch):
         record("assistant", [use("toolu_lone", "Bash", {"s": "S"})], z="S"),
         *call("toolu_long", "Write", {"content": "x" * 70_000}),  # past 64 KB: the whole parse
         *call("toolu_dup", "Bash", {"command": "a"}),
+        # toolUseResult of every kind (a read without details keeps a few keys of an object only)
+        *call(
+            "toolu_e1",
+            "Edit",
+            {"file_path": "/a"},
+            "ok",
+            {
+                "filePath": "/a",
+                "oldString": "x",
+                "originalFile": "x\n" * 50,
+                "structuredPatch": [{"oldStart": 1, "lines": ["-x", "+y"]}],
+            },
+        ),
+        *call("toolu_e2", "Edit", {"file_path": "/a"}, "ok", {"filePath": "/a", "structuredPatch": []}),
+        *call("toolu_e3", "Write", {"file_path": "/b"}, "ok", {"type": "create", "filePath": "/b"}),
+        *call("toolu_e4", "Write", {"file_path": "/b"}, "ok", {"structuredPatch": ["no hunk", {"lines": 3}]}),
+        *call("toolu_e5", "MultiEdit", {"file_path": "/c"}, "ok", {"type": "update", "structuredPatch": 7}),
+        *call(
+            "toolu_t2",
+            "Task",
+            {"prompt": "q", "description": "e"},
+            "done",
+            {
+                "status": "completed",
+                "agentId": "a2",
+                "content": [{"type": "text", "text": "report"}],
+                "totalToolUseCount": 3,
+            },
+        ),
+        *call("toolu_w", "Workflow", {"name": "w"}, "started", {"runId": "run-1", "output": "o" * 300}),
+        *call("toolu_s1", "Bash", {"command": "x"}, "Error: no", "Error: no"),
+        *call("toolu_s2", "Bash", {"command": "x"}, "out", [{"type": "text", "text": "out"}]),
+        *call("toolu_s3", "Bash", {"command": "x"}, "out", 12),
+        *call("toolu_s4", "Bash", {"command": "x"}, "out", toolUseResult=None),
+        *call(
+            "toolu_s5", "Bash", {"command": "x"}, "out", {"stdout": "o" * 200, "stderr": "", "x": {"y": [1]}}
+        ),
     ]
     path = write(tmp_path / "session.jsonl", records)
     data = path.read_bytes()
@@ -180,3 +218,20 @@ def test_the_shape_keeps_every_key_the_readers_ask_for():
         asked |= set(re.findall(r"\bvalue\.get\(\"(uuid)\"\)", text))
     assert {"type", "message", "sessionId", "uuid", "toolUseResult"} <= asked
     assert asked <= claude_shape.KEYS, asked - claude_shape.KEYS
+
+
+def test_a_read_without_details_keeps_every_key_asked_of_a_tool_use_result():
+    """A read without details decodes an object toolUseResult to shape.ResultFacts: each key its readers
+    ask of it (has_diff, the planner's links, a workflow's run) is one kept."""
+    import inspect
+
+    from inspector.protocols.claude import details, records, subagents
+
+    asked: set[str] = set()
+    for function in (details.has_diff, details._is_patch, records._result, subagents.workflow_run):
+        text = inspect.getsource(function)
+        asked |= set(re.findall(r"\b(?:structured|value)\.get\(\"(\w+)\"\)", text))
+        asked |= set(re.findall(r"\b(?:structured|value)\[\"(\w+)\"\]", text))
+        asked |= set(re.findall(r"\"(\w+)\" (?:not )?in value\b", text))
+    assert {"structuredPatch", "filePath", "oldString", "type", "agentId", "runId"} <= asked
+    assert asked <= set(claude_shape.ResultFacts.__annotations__), asked

@@ -337,7 +337,8 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     value: Any = _UNSHAPED
     if not isinstance(line, str) and len(line) <= _SHAPED_MAX and bytes(line).isascii():
         try:
-            value = _shape.decode(line)
+            # a read without details asks a result's toolUseResult a few keys only (shape.ResultFacts)
+            value = (_shape.decode if session.details or session.saved else _shape.decode_bare)(line)
         except (ValueError, TypeError, RecursionError):
             pass  # the full parse says what is wrong
     note = None

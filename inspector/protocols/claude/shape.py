@@ -18,7 +18,7 @@ after the last found, so a record's keys each cost one comparison.
 
 from __future__ import annotations
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast, get_type_hints
 
 from msgspec.json import Decoder
 
@@ -71,6 +71,30 @@ class Record(TypedDict, total=False):
 decode = Decoder(Record).decode
 """One line's bytes as a :class:`Record`; raises ValueError (msgspec's DecodeError and ValidationError),
 TypeError or RecursionError for a line it refuses."""
+
+
+class ResultFacts(TypedDict, total=False):
+    """What a read without details asks of an object ``toolUseResult``: whether it is a patch with hunks
+    (details.has_diff), the agent or the workflow run it names (the planner's links). The files' contents,
+    outputs and texts it holds (a third of a transcript's bytes) are passed over."""
+
+    type: Any
+    filePath: Any
+    oldString: Any
+    structuredPatch: Any
+    agentId: Any
+    runId: Any
+
+
+_FACTS_OR_VALUE = ResultFacts | str | list[Any] | int | float | bool | None
+BareRecord: Any = cast(Any, TypedDict)(
+    "BareRecord", get_type_hints(Record) | {"toolUseResult": _FACTS_OR_VALUE}, total=False
+)
+"""A :class:`Record` for a read without details (``ReadState`` neither ``details`` nor ``saved``): its
+``toolUseResult`` as :class:`ResultFacts` when it is an object (any other value whole, as before)."""
+
+decode_bare = Decoder(BareRecord).decode
+""":func:`decode` for a read without details."""
 
 KEYS = frozenset(Record.__annotations__)
 """The record keys kept (tests: the readers ask for no other)."""
