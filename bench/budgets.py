@@ -82,8 +82,11 @@ STANDS: dict[str, dict[str, float]] = {  # measured at the commit that added thi
         # session) once stats read each call once, and the detail types, the Claude Code reader for
         # other formats and each line's place as text were no longer made for nothing; 1.02x-1.07x in
         # eight runs (0.45-0.48 s vs 0.44-0.46 s) once the store, the events' times, stats' pass and a
-        # record's parse took less per event (0.91x-1.08x, median 1.06x, for the tree before, interleaved)
-        "stats": 1.07,
+        # record's parse took less per event (0.91x-1.08x, median 1.06x, for the tree before, interleaved);
+        # 0.90x-1.04x, median 1.02x, in five runs (0.45-0.52 s vs 0.44-0.57 s) once a record took fewer
+        # calls, a line's place no checks, a record of a known session no resume and a result's
+        # toolUseResult its few keys (1.09x-1.15x, 0.49-0.52 s, for 79ba10e, interleaved; -9.3% instructions)
+        "stats": 1.04,
         # 1.51x-1.53x (1.63x-1.67x before a line's parse and length took no call nor copy and a
         # patch_apply_end's has_diff built no diff; 2.83x before read_bare, quiet records dropped, msgspec);
         # read in blocks: 1.52x-1.61x in a session where the line-by-line read was 1.61x-1.66x
