@@ -113,7 +113,13 @@ def call_events(
                 extra["agentId"] = value
             args = get("args")
             summary = summarize(name, args)
-            out.append(Request(call_id, name, group, args, ts=called, raw=raw, summary=summary, extra=extra))
+            # by position: params, executor, timeout, time, sender, place, parent, violation, summary,
+            # message id, extra
+            out.append(
+                Request(
+                    call_id, name, group, args, None, None, called, "", raw, None, None, summary, None, extra
+                )
+            )
         if requested is not None and call_id:
             requested.add(call_id)
     status = get("status")
@@ -149,19 +155,10 @@ def call_events(
         detail, data = None, None
         diff = display.get("fileDiff") if type(display) is dict else None
         has_diff = type(diff) is str and has_hunk(diff)  # what _patch says, without the hunks
+    # by position (no keywords to match): data, error code and message, time, sender, place, detail,
+    # has_diff, tool, answered_by, extra
     result = Result(
-        call_id,
-        outcome,
-        group,
-        data,
-        code,
-        message,
-        ts,
-        raw=raw,
-        details=detail,
-        has_diff=has_diff,
-        tool=tool,
-        extra=result_extra,
+        call_id, outcome, group, data, code, message, ts, "", raw, detail, has_diff, tool, None, result_extra
     )
     if answered is not None:
         answered.add(call_id)
