@@ -295,7 +295,8 @@ class _Session:
                         children.setdefault(agent, call_id)
                     if asked is not None:  # a call's own time: when it ended
                         over = event.ts if event.ts is not None else result_ts
-                        spans.setdefault(call_id, (asked, max(asked, over or asked)))
+                        over = over or asked
+                        spans.setdefault(call_id, (asked, over if over > asked else asked))  # max's
 
     def _note(self, event: Event) -> None:
         if isinstance(event, Request):
@@ -392,7 +393,7 @@ def _message_events(
             if state is not None:
                 state.texts.add(message_id)
             extra = {"message_id": message_id}
-            out.append(Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, extra=extra))
+            out.append(Message(kind, text[:TEXT_LIMIT], group, ts, kind, raw, None, extra))  # by position
         calls = message.get("toolCalls")
         if calls is None:
             return out
