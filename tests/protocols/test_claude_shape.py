@@ -62,7 +62,8 @@ def test_every_real_transcript_reads_the_same_through_the_shape(monkeypatch):
             shaped, whole = read_both_ways(path, monkeypatch, details)
             assert shaped == whole, (path, details)
         lines += sum(1 for line in path.read_bytes().splitlines() if line.strip())
-    assert lines > 1000
+    # the corpus's thousands of lines when it is here; the fixtures' hundreds on a clone without ../shared
+    assert lines > (1000 if CORPUS.is_dir() else 300)
 
 
 def test_odd_records_read_the_same_through_the_shape(tmp_path, monkeypatch):
