@@ -146,12 +146,6 @@ def loads_text(text: str, record: bool = False) -> tuple[Any, str | None]:
     return value, None
 
 
-def loads_exact(raw: bytes) -> tuple[Any, str | None]:
-    """The stdlib parser with the same guarantees as ``loads_json`` (for callers that need its errors)."""
-    value, error, _ = _loads_bytes(raw, False)
-    return value, error
-
-
 def _loads_bytes(raw: bytes, record: bool) -> tuple[Any, str | None, str | None]:
     text, bad = _text_bad(raw)
     notes = [] if bad is None else [utf8_note(bad)]

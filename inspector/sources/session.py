@@ -5,13 +5,12 @@ from __future__ import annotations
 
 import dataclasses
 import os
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, TypeGuard, TypeVar
 
 from inspector import protocols
 from inspector.model import Call, Request, Result
-from inspector.model.events import Event, RawRef
+from inspector.model.events import RawRef
 from inspector.protocols import empty
 from inspector.protocols.format import Format
 from inspector.textsafe import clean
@@ -62,12 +61,6 @@ def resolve_format(path: str, forced: str | None = None) -> Format:
         raise UnusableInput(str(exc)) from None
     except OSError as exc:
         raise UnusableInput(f"{path}: {exc.strerror or exc}") from None
-
-
-def iter_events(path: str, forced: str | None = None) -> tuple[str, Iterable[Event]]:
-    """The format name and the events of one file."""
-    fmt = resolve_format(path, forced)
-    return fmt.name, fmt.read(path)
 
 
 def expand_folders(paths: list[str], notes: list[str] | None = None) -> list[str]:

@@ -17,6 +17,7 @@ says ``Process exited with code 3``). Two kinds are tested here:
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -104,17 +105,24 @@ def test_tool_events_are_found_wherever_their_name_is(tmp_path: Path, placement:
     assert not store.malformed
 
 
-def _rollout_outputs(path: Path) -> list[tuple[str, str, str, str]]:
-    """(call id, tool, arguments, output text) of each function call answered by a text output."""
-    tools: dict[str, tuple[str, str]] = {}
-    found = []
+def _payloads(path: Path) -> Iterator[tuple[Any, dict[str, Any]]]:
+    """(record type, payload) of each line of a rollout that parses and holds an object payload."""
     for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
         try:
             record = json.loads(line)
         except ValueError:
             continue
         payload = record.get("payload") if isinstance(record, dict) else None
-        if not isinstance(payload, dict) or record.get("type") != "response_item":
+        if isinstance(payload, dict):
+            yield record.get("type"), payload
+
+
+def _rollout_outputs(path: Path) -> list[tuple[str, str, str, str]]:
+    """(call id, tool, arguments, output text) of each function call answered by a text output."""
+    tools: dict[str, tuple[str, str]] = {}
+    found = []
+    for kind, payload in _payloads(path):
+        if kind != "response_item":
             continue
         if payload.get("type") == "function_call" and isinstance(payload.get("arguments"), str):
             tools[payload.get("call_id")] = (payload.get("name"), payload["arguments"])
@@ -170,16 +178,11 @@ def test_codex_tool_results_read_as_the_rollout_reads_them(tmp_path: Path, rollo
 
 def _ended(path: Path) -> set[str]:
     """The calls a rollout has an ``*_end`` event for (exec_command_end, patch_apply_end, ...)."""
-    found = set()
-    for line in path.read_text(encoding="utf-8", errors="replace").splitlines():
-        try:
-            record = json.loads(line)
-        except ValueError:
-            continue
-        payload = record.get("payload") if isinstance(record, dict) else None
-        if isinstance(payload, dict) and str(payload.get("type", "")).endswith("_end"):
-            found.add(payload.get("call_id"))
-    return found
+    return {
+        payload.get("call_id")
+        for _, payload in _payloads(path)
+        if str(payload.get("type", "")).endswith("_end")
+    }
 
 
 @pytest.mark.parametrize(

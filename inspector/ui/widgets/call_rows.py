@@ -178,10 +178,6 @@ class CallRows(ScrollView, can_focus=True):
         """The scrollable size after a resize: the width shown, the rows and the head."""
         self.virtual_size = Size(self.scrollable_content_region.width, len(self.view) + self.HEAD)
 
-    def reset_cache(self) -> None:
-        self._cache.clear()
-        self.refresh()
-
     @property
     def item(self) -> Item | None:
         """The item under the cursor."""
