@@ -14,7 +14,8 @@ Traps each format sets, and how they are met here:
   still holds its subagents' calls in these copies). 1.0.x wrote a subagent's records into the session
   file itself, marked ``isSidechain``: their calls are nested too. A resume written into the
   same file and a compaction agent (``subagents/agent-acompact-*``) repeat the session's own tool_use
-  ids: a call is its id, counted once. Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
+  ids: a call is its id, counted once. A subagent file counted on its own has no session call to nest
+  under: its calls stand at the top (its records are all ``isSidechain``). Subagents: every ``agent-*.jsonl`` under ``<session>/subagents/``
   at any depth (workflow agents sit under ``subagents/workflows/<id>/``), and project-level
   ``agent-<id>.jsonl`` files whose id a Task/Agent result names (``toolUseResult.agentId``). A
   subagent's calls are nested when a call's result names its ``agentId`` (or, for a workflow's agent, its
@@ -224,6 +225,7 @@ def count_claude(path: Path) -> Counts:
             )
         if isinstance(said, str) and said in prompts:
             started.add(file.stem[len("agent-") :])
+    alone = path.name.startswith("agent-")
     for file in files:
         counts.files.append(file.name)
         beneath = file != path and file.stem[len("agent-") :] in started
@@ -231,7 +233,9 @@ def count_claude(path: Path) -> Counts:
             copy = _progress_copy(record, own_files)
             for block in _claude_blocks(record if copy is None else copy):
                 if block.get("type") in _CLAUDE_CALLS and isinstance(block.get("id"), str):
-                    inline = file == path and record.get("isSidechain") is True  # 1.0.x: inline subagent
+                    # 1.0.x: a subagent written inline in its session's file (a subagent file read on its
+                    # own is sidechain throughout, and has no call of its session to nest under)
+                    inline = file == path and alone is False and record.get("isSidechain") is True
                     if block["id"] not in calls and (beneath or copy is not None or inline):
                         counts.nested += 1
                     calls.setdefault(block["id"])

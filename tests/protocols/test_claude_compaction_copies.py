@@ -127,3 +127,19 @@ def test_a_followed_compaction_agent_leaves_out_its_copies_of_the_agents_beside_
         raw = RawRef(str(compaction), f"line {number}", 0, len(line))
         ids |= {event.call_id for event in decode_line(line, raw) if isinstance(event, Request)}
     assert ids == {"toolu_own_1", "toolu_task", "toolu_task9", "toolu_a9_1"}
+
+
+def test_a_subagent_file_read_alone_has_its_calls_at_the_top(tmp_path):
+    """Every record of a subagent's own file is ``isSidechain``; read alone (its session missing), it has
+    no call of that session to nest under: its calls stand at the top, and only the copies it holds of an
+    agent with no file (a9's, under the Agent call that started a9) are nested. So realcount says too (it
+    once took a lone file's sidechain records for the 1.0.x inline subagent and nested them all: 70 of
+    687 calls of a real 2.1.81-2.1.97 folder, 120 of 268 of a 2.1.39-2.1.132 one)."""
+    from inspector.model.stats import session_stats
+
+    folder, compaction = layout(tmp_path)
+    for path, nested in ((folder / "agent-a1.jsonl", 0), (compaction, 1)):
+        store = CallStore(keep_payloads=False)
+        load([str(path)], store)
+        figures = session_stats(store, store.end_clock().now(), None)
+        assert figures["nested"] == nested == count(path).nested, path.name
