@@ -202,6 +202,100 @@ PINNED = {
         7,
         0,
     ),
+    # fourth round (realsess): Claude Code 2.1.81 and 2.1.97 on Linux (omarchy): a subagent each (.meta.json
+    # beside it), 13 and 5 failures, 3 and 2 of them refused
+    "4thehalibit_omarchy-backup/44ef5cbf-9cc3-4f7b-ac40-337a4d39713b.jsonl": (26, 13, 0, 13, 0),
+    "4thehalibit_omarchy-backup/8c880a68-969b-4b92-8733-a4927179d072.jsonl": (16, 10, 0, 5, 0),
+    # a subagent file whose session file was not committed: read on its own, its calls at the top (realcount
+    # nested them all once: its records are all isSidechain, as a 1.0.x inline subagent's are)
+    "4thehalibit_omarchy-backup/6c7ec02b-03cc-41ca-a80f-09763e985c4d/subagents/agent-aa13521ec9928da7d.jsonl": (
+        8,
+        0,
+        0,
+        0,
+        0,
+    ),
+    # 2.1.39 (macOS), the same: 7-hex agent id, no .meta.json
+    "SudarshanVK_dotfiles/939c399e-4c74-4297-8c69-a5471ed8d0ea/subagents/agent-a14b0d4.jsonl": (
+        16,
+        0,
+        0,
+        0,
+        0,
+    ),
+    # 2.1.123 on macOS driving a local model (unsloth/Qwen3-Coder-Next): refusals
+    "SudarshanVK_dotfiles/737c59a9-7c54-4e14-82fa-78d9389ebc2b.jsonl": (2, 0, 0, 1, 0),
+    "SudarshanVK_dotfiles/10344076-6ae9-48df-83e0-6e83a3efbda1.jsonl": (10, 0, 0, 5, 0),
+    # 2.1.145 and 2.1.150 on macOS (claude-opus-4-7; a subagent with .meta.json)
+    "JamesTiberiusKirk_dotsv2/74f505ae-fa88-4fed-8eea-2a85cb5d4c3e.jsonl": (2, 0, 0, 2, 0),
+    "JamesTiberiusKirk_dotsv2/bbcc8ddc-b6cc-49f8-9a69-2da4f470d270.jsonl": (12, 11, 0, 0, 0),
+    # 2.1.39 on macOS, a project path with a dot and a space
+    "K3RN-LABS_k3rn.labs/9d1e3b54-8190-40f1-85c2-90278f98b365.jsonl": (4, 0, 0, 0, 0),
+    # Codex 0.40 in VS Code on Windows (codex_vscode, c:\\Users paths): commands the user refused
+    "Python-AI-Solutions_agentic-neurodata-conversion/rollout-2025-09-26T19-38-50-0199865a-ee71-7ae3-b232-87583b038e9f.jsonl": (
+        4,
+        0,
+        0,
+        3,
+        0,
+    ),
+    "Python-AI-Solutions_agentic-neurodata-conversion/rollout-2025-09-26T20-11-25-01998678-c228-73e1-86d1-ff72b4845b64.jsonl": (
+        3,
+        0,
+        0,
+        2,
+        0,
+    ),
+    # the legacy layout (bare header, record_type state) written in September 2025 on Windows: 4 failures
+    "Elektriker-Edgar_PV-Projekt/rollout-2025-09-24T02-55-32-89fd76e1-3371-41a0-9ae3-12e5b8f999e8.jsonl": (
+        4,
+        0,
+        0,
+        4,
+        0,
+    ),
+    # 0.94, 0.98 and 0.116 (Linux, macOS)
+    "EdouardZemb_test-framework/rollout-2026-02-04T20-56-42-019c2a3a-7de1-7c11-8099-326909cfa51a.jsonl": (
+        8,
+        0,
+        0,
+        1,
+        0,
+    ),
+    "493-Property-Estimator_Capstone-Test-Repo/rollout-2026-03-10T16-47-20-019cd9ee-ed46-7d43-8386-4242ad7cd2f0.jsonl": (
+        3,
+        0,
+        0,
+        1,
+        0,
+    ),
+    "DimiCheck_dimicheck4/rollout-2026-03-23T17-24-31-019d19cb-ada7-76c3-89ac-d5e596fdb68d.jsonl": (
+        19,
+        0,
+        1,
+        1,
+        0,
+    ),
+    # 0.139 codex-tui on Linux: a process left running (never polled to its end); three turns aborted then
+    # rolled back (thread_rolled_back) and no call at all
+    "Hiroya20040928_unitree-A1/rollout-2026-06-10T21-29-17-019eb182-25a9-7f12-b036-4cd105c211d8.jsonl": (
+        21,
+        0,
+        1,
+        8,
+        0,
+    ),
+    "Hiroya20040928_unitree-A1/rollout-2026-06-11T17-03-44-019eb5b5-66c6-7db2-85a9-9eb7652633cb.jsonl": (
+        0,
+        0,
+        0,
+        0,
+        0,
+    ),
+    # Gemini CLI: JSONL of April 2026 (gemini-3-flash-preview; 2 calls cancelled) and JSON of February 2026
+    "AnthonyontheHub_TP-Tutor/session-2026-04-24T23-16-c8b2cbd9.jsonl": (3, 0, 0, 2, 0),
+    "Ju-l-e-s_Myflix/session-2026-02-23T00-50-31b83e3d.json": (3, 0, 0, 0, 0),
+    "Ju-l-e-s_Myflix/session-2026-02-23T00-55-233c8b2b.json": (8, 0, 0, 1, 0),
 }
 
 
@@ -219,12 +313,15 @@ def inspector_figures(path: Path) -> tuple[int, int, int, int, int]:
     return figures["calls"], figures["nested"], unanswered, bad, figures["orphan_results"]
 
 
+def _a_session(path: Path) -> bool:
+    """A session file, or a subagent file whose session file is not there (it is read on its own)."""
+    if path.suffix not in (".jsonl", ".json") or path.name.endswith(".meta.json"):
+        return False
+    return "subagents" not in path.parts or not path.parent.parent.with_suffix(".jsonl").is_file()
+
+
 def test_every_session_file_of_the_fixtures_is_pinned():
-    sessions = {
-        str(p.relative_to(REAL))
-        for p in REAL.rglob("*")
-        if p.is_file() and p.suffix in (".jsonl", ".json") and "subagents" not in p.parts
-    }
+    sessions = {str(p.relative_to(REAL)) for p in REAL.rglob("*") if p.is_file() and _a_session(p)}
     assert sessions == set(PINNED)
     assert all(p.stat().st_size < 5 * 1024 * 1024 for p in REAL.rglob("*") if p.is_file())
 
