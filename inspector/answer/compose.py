@@ -6,11 +6,11 @@ How the UI uses it (no Textual or LiveKit in here)::
     review = source.review_answer(call, draft)          # = compose.review(call, draft, now=..., stanza_id=...)
     review.preview_json()                               # the exact envelope, pretty-printed
     review.refusals / review.confirmations / review.notes   # Issue lists, each with a readable .message
-    await source.send_answer(call, draft, confirm_duplicate=..., confirm_late=...)
+    await source.send_answer(call, draft, confirm_late=...)
 
-``review.refusals`` block sending (server-executed request, result not a map, over 64,000 bytes...);
-``review.confirmations`` need an explicit yes (a second answer to the same id, an answer after the
-deadline); ``review.notes`` are only shown (execution ``either``, no errorMessage on a custom code).
+``review.refusals`` block sending (server-executed request, a request already answered: one answer per
+request, result not a map, over 64,000 bytes...); ``review.confirmations`` need an explicit yes (an
+answer after the deadline); ``review.notes`` are only shown (execution ``either``, no errorMessage on a custom code).
 """
 
 from __future__ import annotations
@@ -151,6 +151,17 @@ def conversation_of(call: Call) -> str:
     return conv if isinstance(conv, str) else call.group
 
 
+def already_answered(call: Call) -> str:
+    """Why a second answer to ``call`` is refused: who answered it, how, and that one answer is all."""
+    first = call.result
+    who = (first.answered_by or first.sender or "someone") if first is not None else "someone"
+    outcome = first.outcome.value if first is not None else "answered"
+    return (
+        f"this request was already answered ({outcome}, by {one_line(who, 40)}): a ToolUseResult is sent "
+        "exactly once per request, so a second answer is not sent"
+    )
+
+
 def answerable(call: Call) -> Issue | None:
     """Why this call can never be answered by the inspector (a refusal), or None.
 
@@ -207,9 +218,9 @@ class Review:
         """True when nothing refuses the answer (confirmations may still be needed)."""
         return not self.refusals and self.data is not None
 
-    def unconfirmed(self, *, confirm_duplicate: bool = False, confirm_late: bool = False) -> list[Issue]:
+    def unconfirmed(self, *, confirm_late: bool = False) -> list[Issue]:
         """The confirmations still missing given the flags."""
-        given = {"duplicate": confirm_duplicate, "late": confirm_late}
+        given = {"late": confirm_late}
         return [i for i in self.confirmations if not given.get(i.kind, False)]
 
     def preview_json(self) -> str:
@@ -344,15 +355,7 @@ def _timing(call: Call, now: float) -> list[Issue]:
     issues: list[Issue] = []
     first = call.result
     if first is not None:
-        who = first.answered_by or first.sender or "someone"
-        issues.append(
-            Issue(
-                "duplicate",
-                Severity.CONFIRM,
-                f"this request was already answered ({first.outcome.value}, by {who}); the first "
-                "result decides, a second one is a duplicate the agent may reject.",
-            )
-        )
+        issues.append(Issue("duplicate", Severity.REFUSE, already_answered(call)))
     left = call.remaining(now)
     if left is not None and left <= 0:
         issues.append(

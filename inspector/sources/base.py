@@ -19,7 +19,7 @@ The UI asks the source, never its type (STYLE.md point 2)::
 Answering (only when ``can_answer``; see :mod:`inspector.answer.compose` for drafts and reviews)::
 
     review = source.review_answer(call, draft)           # preview with the stanzaId it would use
-    sent = await source.send_answer(call, draft, review=review, confirm_duplicate=False, confirm_late=False)
+    sent = await source.send_answer(call, draft, review=review, confirm_late=False)
 
 ``send_answer`` checks again at send time and raises :class:`AnswerRefused` (never sendable) or
 :class:`ConfirmationNeeded` (``.issues`` lists what to confirm); it publishes the envelope, records it,
@@ -248,7 +248,6 @@ class Source:
         draft: compose.Draft,
         *,
         review: compose.Review | None = None,
-        confirm_duplicate: bool = False,
         confirm_late: bool = False,
         answered_by: str = "inspector",
     ) -> SentAnswer:

@@ -19,6 +19,7 @@ from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
 from inspector.sources.packets import PacketSource, requester
 from inspector.sources.sdk_thread import Inbox, LoopThread
 from inspector.sources.unnamed import Held, SenderWait
+from inspector.textsafe import one_line
 
 _REASONS = {
     "UNKNOWN_REASON": "the connection was lost",
@@ -372,6 +373,22 @@ class LiveKitSource(PacketSource):
             self.lost.set()
 
     # -- sending -----------------------------------------------------------------------
+    def answer_key(self, call: Call) -> str | None:
+        """The room's server is part of the key: one room name on two servers is two rooms."""
+        key = super().answer_key(call)
+        return None if key is None else f"{self.display_url}\x1f{key}"
+
+    def requester_gone(self, call: Call) -> str | None:
+        """An answer goes to the requesting participant alone: once it has left the room, the server
+        drops a packet addressed to it, so the answer would reach nobody (and the publish still succeeds)."""
+        who = requester(call)
+        if who is None or self.state.status is not SourceStatus.CONNECTED or who in self.state.participants:
+            return None
+        return (
+            f"{one_line(who, 60)}, the participant that sent this request, is no longer in the room: the "
+            "answer goes to it alone and would reach nobody, so it is not sent"
+        )
+
     def packet_overhead(self, call: Call) -> int:
         topic = call.request.extra.get("topic")
         sender = requester(call)

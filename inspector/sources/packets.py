@@ -11,7 +11,7 @@ from __future__ import annotations
 import asyncio
 from typing import Any
 
-from inspector.answer import compose
+from inspector.answer import answered, compose
 from inspector.answer.stanzas import StanzaCounter
 from inspector.model import Call, CallStore, Message, Request, Result
 from inspector.model.events import Event
@@ -25,6 +25,7 @@ from inspector.sources.base import (
     Source,
 )
 from inspector.sources.ingest import PacketIngest
+from inspector.textsafe import one_line
 
 
 def requester(call: Call) -> str | None:
@@ -39,6 +40,14 @@ NO_SENDER = (
     "the request came from no participant (the server sent it, or its packet named no sender): an answer "
     "can only go to the participant that asked, and sending it to the whole room is never done"
 )
+
+
+def answered_elsewhere(holder: str) -> str:
+    """Why an answer is refused that another inspector on this machine (or this one, before) sent."""
+    return (
+        f"this request was already answered from this machine (by {one_line(holder, 60)}): a ToolUseResult "
+        "is sent exactly once per request, so a second answer is not sent"
+    )
 
 
 class PacketSource(Source):
@@ -75,6 +84,7 @@ class PacketSource(Source):
         self.ingest.on_record_error = self._recording_stopped
         self.can_answer = answering
         self.stanzas = StanzaCounter(store.clock.now)
+        self.ledger = answered.AnswerLedger(store.clock.now)
         self._send_lock = asyncio.Lock()
         self._set_state(identity=identity, recording=writer.path if writer is not None else None)
 
@@ -148,7 +158,23 @@ class PacketSource(Source):
             )
         if self.addresses_answers and requester(call) is None:
             review.issues.insert(0, compose.Issue("no_sender", compose.Severity.REFUSE, NO_SENDER))
+        gone = self.requester_gone(call)
+        if gone is not None:
+            review.issues.insert(0, compose.Issue("requester_gone", compose.Severity.REFUSE, gone))
         return review
+
+    def answer_key(self, call: Call) -> str | None:
+        """The key of ``call`` among the requests answered from this machine (``answer.answered``), for a
+        transport where another inspector cannot see this one's answer (one addressed to the requester
+        alone); None where that cannot happen."""
+        if not self.addresses_answers:
+            return None
+        conversation = compose.conversation_of(call)
+        return "\x1f".join((self.name, self.state.room, conversation, call.call_id, requester(call) or ""))
+
+    def requester_gone(self, call: Call) -> str | None:
+        """Why nobody would receive an answer to ``call`` now (its requester has left), or None."""
+        return None
 
     def _compose(self, call: Call, draft: compose.Draft, stanza_id: int) -> compose.Review:
         """The envelope answering ``call`` and its checks, as this transport sends it."""
@@ -161,7 +187,6 @@ class PacketSource(Source):
         draft: compose.Draft,
         *,
         review: compose.Review | None = None,
-        confirm_duplicate: bool = False,
         confirm_late: bool = False,
         answered_by: str = "inspector",
     ) -> SentAnswer:
@@ -183,30 +208,27 @@ class PacketSource(Source):
                 issues = review.refusals
                 reason = issues[0].message if issues else "the answer could not be composed"
                 raise AnswerRefused(reason, issues)
-            missing = review.unconfirmed(confirm_duplicate=confirm_duplicate, confirm_late=confirm_late)
+            missing = review.unconfirmed(confirm_late=confirm_late)
             if missing:
                 raise ConfirmationNeeded("; ".join(i.message for i in missing), missing)
-            if shown is None:
-                review, data, envelope = self._with_reserved_stanza(review)
-            elif not self.numbers_answers or self.stanzas.claim(review.conversation_id, review.stanza_id):
-                assert review.data is not None and review.envelope is not None  # refusals checked above
-                data, envelope = review.data, review.envelope
-            else:
-                raise PreviewOutdated(
-                    f"stanzaId {review.stanza_id} was used in this conversation since the preview "
-                    "(another client or inspector sent one): check the new preview and send again"
+            key = self.answer_key(call)
+            if key is not None:
+                holder = self.ledger.take(
+                    key,
+                    who=self.state.identity,
+                    until=answered.keep_until(call.deadline, self.store.clock.now()),
                 )
-            topic = call.request.extra.get("topic")
+                if holder is not None:
+                    issue = compose.Issue("duplicate", compose.Severity.REFUSE, answered_elsewhere(holder))
+                    raise AnswerRefused(issue.message, [issue])
+            sent = False
             try:
-                await self._publish(
-                    data,
-                    topic=topic if isinstance(topic, str) else None,
-                    destination=requester(call),
-                )
-            except AnswerError:
-                raise
-            except Exception as exc:  # noqa: BLE001 - the transport's failure, told in words
-                raise AnswerRefused(f"could not send the answer: {str(exc) or type(exc).__name__}") from None
+                data, envelope, review = await self._publish_reviewed(call, review, shown)
+                sent = True
+            finally:
+                if key is not None and not sent:  # not sent: another answer may go
+                    self.ledger.give_back(key)
+            topic = call.request.extra.get("topic")
             events = self.ingest.packet(
                 data,
                 direction="out",
@@ -217,6 +239,34 @@ class PacketSource(Source):
             self._emit_events(events)
             result = next((e for e in events if isinstance(e, Result)), None)
             return SentAnswer(review.stanza_id, data, envelope, answered_by, result)
+
+    async def _publish_reviewed(
+        self, call: Call, review: compose.Review, shown: compose.Review | None
+    ) -> tuple[bytes, dict[str, Any], compose.Review]:
+        """Take the stanzaId and publish an answer already checked (under the send lock): the bytes,
+        the envelope and the review that went out."""
+        if shown is None:
+            review, data, envelope = self._with_reserved_stanza(review)
+        elif not self.numbers_answers or self.stanzas.claim(review.conversation_id, review.stanza_id):
+            assert review.data is not None and review.envelope is not None  # refusals checked above
+            data, envelope = review.data, review.envelope
+        else:
+            raise PreviewOutdated(
+                f"stanzaId {review.stanza_id} was used in this conversation since the preview "
+                "(another client or inspector sent one): check the new preview and send again"
+            )
+        topic = call.request.extra.get("topic")
+        try:
+            await self._publish(
+                data,
+                topic=topic if isinstance(topic, str) else None,
+                destination=requester(call),
+            )
+        except AnswerError:
+            raise
+        except Exception as exc:  # noqa: BLE001 - the transport's failure, told in words
+            raise AnswerRefused(f"could not send the answer: {str(exc) or type(exc).__name__}") from None
+        return data, envelope, review
 
     def _with_reserved_stanza(self, review: compose.Review) -> tuple[compose.Review, bytes, dict[str, Any]]:
         """``review`` with the stanzaId taken for it under the state file's lock (another inspector may

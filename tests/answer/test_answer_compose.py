@@ -120,7 +120,7 @@ def test_over_64000_bytes_is_refused_before_sending():
     assert "64,000" in big.refusals[0].message and big.size > 64_000
 
 
-def test_duplicate_and_late_need_confirmation():
+def test_a_duplicate_is_refused_and_late_needs_confirmation():
     call = make_call(timeout_ms=5000, ts=1000.0)
     fresh = compose.review(call, compose.success({}), now=1004.0, stanza_id=1)
     assert fresh.unconfirmed() == [] and fresh.remaining == 1.0
@@ -129,8 +129,8 @@ def test_duplicate_and_late_need_confirmation():
     assert "2.5 s ago" in late.confirmations[0].message
     call.results.append(make_result("toolreq_1", group="conv_1"))
     again = compose.review(call, compose.success({}), now=1001.0, stanza_id=1)
-    assert kinds(again.unconfirmed()) == ["duplicate"]
-    assert again.unconfirmed(confirm_duplicate=True) == []
+    assert kinds(again.refusals) == ["duplicate"] and not again.sendable
+    assert "exactly once per request" in again.refusals[0].message
 
 
 def test_time_left_text_and_result_parsing():

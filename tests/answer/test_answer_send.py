@@ -32,6 +32,16 @@ def request(call_id, execution="client", stanza=-1, timeout=5000):
     )
 
 
+def result(call_id, stanza):
+    """A ToolUseResult another client sent (a positive stanzaId: the client side)."""
+    return alicia.encode_envelope(
+        type_=7,
+        body={"id": call_id, "requestId": call_id, "success": True, "result": {"from": "app"}},
+        conversation_id="conv_1",
+        stanza_id=stanza,
+    )
+
+
 def user_message(stanza):
     return alicia.encode_envelope(
         type_=2, body={"id": "u", "content": "hi"}, conversation_id="conv_1", stanza_id=stanza
@@ -86,15 +96,26 @@ async def test_answer_goes_out_with_the_next_client_stanza_and_is_threaded(sourc
     assert replayed.result.answered_by == "inspector" and replayed.result.outcome.value == "success"
 
 
-async def test_second_answer_and_late_answer_need_confirmation(source):
+async def test_a_second_answer_is_refused_and_a_late_answer_needs_confirmation(source):
     source.receive(request("t1"), participant="agent")
     call = source.store.find("conv_1", "t1")
     await source.send_answer(call, compose.unknown_tool(call))
-    with pytest.raises(ConfirmationNeeded) as info:
-        await source.send_answer(call, compose.success({}))
-    assert [i.kind for i in info.value.issues] == ["duplicate"]
-    await source.send_answer(call, compose.success({}), confirm_duplicate=True)
-    assert len(call.results) == 2 and [msgpack.unpackb(d)["stanzaId"] for d, _ in source.sent] == [1, 2]
+    for draft in (compose.success({}), compose.unknown_tool(call)):  # whatever the second answer says
+        with pytest.raises(AnswerRefused) as info:
+            await source.send_answer(call, draft, confirm_late=True)
+        assert [i.kind for i in info.value.issues] == ["duplicate"]
+        assert str(info.value) == (
+            "this request was already answered (error, by inspector): a ToolUseResult is sent exactly "
+            "once per request, so a second answer is not sent"
+        )
+    assert len(call.results) == 1 and [msgpack.unpackb(d)["stanzaId"] for d, _ in source.sent] == [1]
+    # a result another client sent first refuses the inspector's answer too, naming that client
+    source.receive(request("t3", stanza=-3), participant="agent")
+    source.receive(result("t3", stanza=9), participant="user-app")
+    other = source.store.find("conv_1", "t3")
+    with pytest.raises(AnswerRefused, match=r"already answered \(success, by user-app\)"):
+        await source.send_answer(other, compose.success({}))
+    assert len(source.sent) == 1
 
     source.receive(request("t2", stanza=-2, timeout=1000), participant="agent")
     late = source.store.find("conv_1", "t2")
@@ -200,7 +221,7 @@ async def test_a_packet_from_no_participant_is_never_answered_to_the_whole_room(
     review = src.review_answer(call, compose.success({}))
     assert [i.kind for i in review.refusals] == ["no_sender"] and "whole room" in review.refusals[0].message
     with pytest.raises(AnswerRefused, match="came from no participant"):
-        await src.send_answer(call, compose.success({}), confirm_late=True, confirm_duplicate=True)
+        await src.send_answer(call, compose.success({}), confirm_late=True)
     assert src.sent == [] and src.destinations == []  # nothing went out, to anyone
 
 
@@ -278,3 +299,63 @@ async def test_a_preview_whose_stanza_was_used_since_is_refused_and_nothing_goes
     with pytest.raises(PreviewOutdated, match="not of this answer"):
         await one.send_answer(call, compose.success({"other": 1}), review=one.review_answer(call, draft))
     assert len(one.sent) == 1
+
+
+async def test_a_second_inspector_on_this_machine_is_refused_what_the_first_answered(tmp_path):
+    """In a room, an answer goes to the requester alone: a second inspector never sees the first one's, and
+    would answer the same request again; the answers sent from this machine are shared (answered.json)."""
+
+    def joined(name, room="room-a"):
+        src = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity=name, room=room)
+        src.receive(request("q1"), participant="agent-1")
+        return src, src.store.find("conv_1", "q1")
+
+    (one, call_one), (two, call_two) = joined("inspector-1"), joined("inspector-2")
+    await one.send_answer(call_one, compose.success({"by": 1}), answered_by="auto")
+    assert two.review_answer(call_two, compose.success({})).sendable  # it cannot know before sending
+    with pytest.raises(AnswerRefused) as info:
+        await two.send_answer(call_two, compose.success({"by": 2}))
+    assert str(info.value) == (
+        "this request was already answered from this machine (by inspector-1): a ToolUseResult is sent "
+        "exactly once per request, so a second answer is not sent"
+    )
+    assert [i.kind for i in info.value.issues] == ["duplicate"] and two.sent == [] and not call_two.answered
+    # the same ids in another room, or from another requester, are other requests
+    other, call_other = joined("inspector-2", room="room-b")
+    await other.send_answer(call_other, compose.success({}))
+    two.receive(request("q2", stanza=-2), participant="agent-2")
+    await two.send_answer(two.store.find("conv_1", "q2"), compose.success({}))
+
+
+async def test_an_answer_that_did_not_go_out_leaves_the_request_to_be_answered():
+    src = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity="inspector-1")
+    src.receive(request("q1"), participant="agent-1")
+    call = src.store.find("conv_1", "q1")
+    src.fail_next_publish = "the data channel closed"
+    with pytest.raises(AnswerRefused, match="data channel closed"):
+        await src.send_answer(call, compose.success({}))
+    again = MemorySource(CallStore(clock=FakeClock(1000.0)), None, identity="inspector-2")
+    again.receive(request("q1"), participant="agent-1")
+    await again.send_answer(again.store.find("conv_1", "q1"), compose.success({}))
+    assert len(again.sent) == 1
+
+
+def test_answered_keys_expire_after_the_deadline_and_a_ledger_that_cannot_be_written_answers(tmp_path):
+    from inspector.answer.answered import AFTER_DEADLINE, WITHOUT_DEADLINE, AnswerLedger, keep_until
+
+    now = [1000.0]
+    ledger = AnswerLedger(lambda: now[0], tmp_path)
+    assert keep_until(1005.0, 1000.0) == 1005.0 + AFTER_DEADLINE
+    assert keep_until(None, 1000.0) == 1000.0 + WITHOUT_DEADLINE
+    assert keep_until(900.0, 1000.0) == 1000.0 + AFTER_DEADLINE  # taken after the deadline: from now
+    assert ledger.take("k", who="i1", until=1010.0) is None
+    assert ledger.take("k", who="i2", until=1010.0) == "i1"
+    now[0] = 1010.5
+    assert ledger.take("k", who="i2", until=2000.0) is None  # expired: a new request with the same key
+    ledger.give_back("k")
+    assert ledger.take("k", who="i3", until=2000.0) is None
+    (tmp_path / "answered.json").write_text('{"k": "junk", "j": [1e12, 5], "m": [1e12, "i9"]}')
+    assert ledger.take("k", who="i4", until=2000.0) is None and ledger.take("m", who="i4", until=1) == "i9"
+    blocked = tmp_path / "file"
+    blocked.write_text("")
+    assert AnswerLedger(lambda: 0.0, blocked / "sub").take("k", who="i1", until=1.0) is None

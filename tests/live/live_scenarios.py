@@ -826,10 +826,12 @@ SCENARIOS = {
 def main() -> None:
     name, out = sys.argv[1], sys.argv[2]
     try:
-        if name not in SCENARIOS:  # the scenarios with peers shaped as the real Alicia code
+        if name not in SCENARIOS:  # the scenarios with peers shaped as the real Alicia code, answering once
+            from once_scenarios import SCENARIOS as ONCE
             from peer_scenarios import SCENARIOS as PEERS
 
             SCENARIOS.update(PEERS)
+            SCENARIOS.update(ONCE)
         result = asyncio.run(asyncio.wait_for(SCENARIOS[name](out), 150))
         code = 0
     except BaseException:  # noqa: BLE001 - reported to the test through the result file

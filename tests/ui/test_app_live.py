@@ -25,6 +25,11 @@ def request(call_id: str, execution: str = "client", timeout: int = 30_000) -> b
     return alicia.encode_envelope(type_=6, body=body, conversation_id="conv_1", stanza_id=-1)
 
 
+def result(call_id: str) -> bytes:
+    body = {"id": call_id, "requestId": call_id, "success": True, "result": {"from": "app"}}
+    return alicia.encode_envelope(type_=7, body=body, conversation_id="conv_1", stanza_id=5)
+
+
 async def shown(pilot, app, call_id: str) -> None:
     """Wait until the list has taken in ``call_id`` (a live list repaints on a throttling timer)."""
     items = lambda: app.screen.query_one(CallList).view.items  # noqa: E731
@@ -77,7 +82,7 @@ async def test_live_calls_arrive_the_status_shows_the_connection_and_a_answers()
         assert "answered by inspector" in screen_text(app)
 
 
-async def test_quick_answer_unknown_tool_and_the_duplicate_needs_a_confirmation():
+async def test_quick_answer_unknown_tool_and_a_second_answer_is_refused():
     app, source, store = live_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause()
@@ -92,7 +97,25 @@ async def test_quick_answer_unknown_tool_and_the_duplicate_needs_a_confirmation(
         assert body["errorCode"] == "unknown_tool" and body["success"] is False
         await pilot.press("a")
         await pilot.pause()
-        assert any("pending request" in str(n.message) for n in app._notifications)  # already answered
+        assert not isinstance(app.screen, AnswerScreen)
+        assert any("already answered (error, by inspector)" in str(n.message) for n in app._notifications)
+        assert len(source.sent) == 1
+
+
+async def test_a_result_that_comes_while_the_answer_screen_is_open_refuses_the_send():
+    app, source, store = live_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.pause()
+        source.receive(request("t4"), participant="agent")
+        await shown(pilot, app, "t4")
+        await pilot.press("a")
+        await pilot.pause()
+        assert isinstance(app.screen, AnswerScreen)
+        source.receive(result("t4"), participant="user-app")  # the real client answered meanwhile
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, AnswerScreen) and source.sent == []
+        assert "not sent: this request was already answered (success, by user-app)" in screen_text(app)
 
 
 async def test_server_requests_cannot_be_answered():

@@ -50,8 +50,10 @@ class AnswerScreen(ModalScreen[Any]):
         """Answer ``item`` through ``source``: open this screen, or say why it cannot be answered."""
         if not source.can_answer:
             app.notify("Answering needs a live room (inspector live).", severity="warning", timeout=4)
-        elif not isinstance(item, Call) or item.results:
+        elif not isinstance(item, Call):
             app.notify("Select a pending request to answer.", severity="warning", timeout=3)
+        elif item.results:
+            app.notify(clean(compose.already_answered(item)) + ".", severity="warning", timeout=5)
         elif not item.awaits_client_answer:
             app.notify("Only client or either requests can be answered here.", severity="warning", timeout=4)
         else:
@@ -73,7 +75,6 @@ class AnswerScreen(ModalScreen[Any]):
             yield TextArea("{}", language="json", id="answer-result", show_line_numbers=False)
             yield Input(placeholder="error message (errorMessage)", id="answer-message")
             with Horizontal(id="answer-confirms"):
-                yield Checkbox("send a second answer (duplicate)", id="confirm-duplicate")
                 yield Checkbox("send after the deadline (late)", id="confirm-late")
             with VerticalScroll(id="answer-preview-box"):
                 yield Static("", id="answer-issues")
@@ -162,7 +163,6 @@ class AnswerScreen(ModalScreen[Any]):
                 issues.append(f"{issue.severity.value}: ", ISSUE_STYLES[issue.severity])
                 issues.append(one_line(issue.message, 400) + "\n")
             kinds = {issue.kind for issue in review.confirmations}
-            self.set_class("duplicate" in kinds, "-confirm-duplicate")
             self.set_class("late" in kinds, "-confirm-late")
             preview = _preview_text(review.preview_json()) if review.envelope else Text("")
             stanza = f", stanzaId {review.stanza_id}" if "stanzaId" in (review.envelope or {}) else ""
@@ -215,7 +215,6 @@ class AnswerScreen(ModalScreen[Any]):
                 self.call,
                 draft,
                 review=self.review,
-                confirm_duplicate=self.query_one("#confirm-duplicate", Checkbox).value,
                 confirm_late=self.query_one("#confirm-late", Checkbox).value,
             )
         except ConfirmationNeeded as exc:

@@ -1,0 +1,92 @@
+"""Scenarios of answering exactly once (run by live_scenarios.py's main, on the loopback room and the
+real LiveKit server): two inspectors in one room, a second answer, an answer to a requester that left."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+
+import msgpack
+from live_scenarios import ROOM, ROOM_NAME, Agent, make_source, run_cli, until
+from servers import serve
+
+from inspector.answer import compose
+from inspector.model import CallStore
+
+
+def _answers(agent: Agent) -> list[dict]:
+    found = [msgpack.unpackb(data, raw=False) for data in agent.received]
+    return [e for e in found if isinstance(e, dict) and e.get("type") == 7]
+
+
+async def answer_once(out: str) -> dict:
+    """Two headless inspectors with the same rules in one room, then the answer API: one answer each."""
+    rules_path = os.path.join(out, "rules.toml")
+    with open(rules_path, "w", encoding="utf-8") as fh:
+        fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+    async with serve() as server:
+        env = {
+            **os.environ,  # INSPECTOR_DATA_DIR: the test's, shared by both, as two inspectors of one user
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": server.api_secret,
+        }
+        box: list[Agent] = []
+
+        def said(lines: list[str]) -> bool:
+            return any('"answered_by": "auto"' in x or "did not answer" in x for x in lines)
+
+        async def play() -> None:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 2, 30)  # both inspectors are in
+            agent = await Agent("agent-once").join(server)
+            box.append(agent)
+            await agent.request("t1", "read_local_file", "client")
+
+        player = asyncio.ensure_future(play())
+        args = ["live", "--no-ui", "--json", "--room", ROOM_NAME, "--no-record", "--answer-rules", rules_path]
+        runs = await asyncio.gather(
+            run_cli([*args, "--identity", "inspector-one"], env, stop_when=said, timeout=60),
+            run_cli([*args, "--identity", "inspector-two"], env, stop_when=said, timeout=60),
+        )
+        await player
+        agent = box[0]
+        await asyncio.sleep(1.0)  # a second answer, were one sent, would come right after the first
+        cli_answers = _answers(agent)
+
+        # the answer API: a second answer refused; an answer to a requester that left refused
+        store = CallStore()
+        source = make_source(server, store, None, identity="inspector-api")
+        await source.start()
+        await until(lambda: "agent-once" in source.state.participants, 20)
+        await agent.request("t2", "read_local_file", "client")
+        await agent.request("t3", "read_local_file", "client")
+        await until(lambda: store.find(ROOM, "t3") is not None, 20)
+        first = await source.send_answer(store.find(ROOM, "t2"), compose.success({"n": 1}))
+        refusals: dict[str, str] = {}
+        try:
+            await source.send_answer(store.find(ROOM, "t2"), compose.success({"n": 2}))
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            refusals["second"] = f"{type(exc).__name__}: {exc}"
+        await until(lambda: len(_answers(agent)) >= len(cli_answers) + 1, 20)
+        await agent.room.disconnect()
+        await until(lambda: "agent-once" not in source.state.participants, 30)
+        gone = store.find(ROOM, "t3")
+        review = source.review_answer(gone, compose.success({}))
+        try:
+            await source.send_answer(gone, compose.success({}))
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            refusals["gone"] = f"{type(exc).__name__}: {exc}"
+        state = gone.state(store.clock.now()).value
+        await source.stop()
+        return {
+            "runs": runs,
+            "cli_answers": cli_answers,
+            "api_answers": _answers(agent)[len(cli_answers) :],
+            "first_stanza": first.stanza_id,
+            "refusals": refusals,
+            "gone_review": [i.kind for i in review.refusals],
+            "gone_state": state,
+        }
+
+
+SCENARIOS = {"answer_once": answer_once}

@@ -1,0 +1,44 @@
+"""Answering exactly once, on the loopback room and the real LiveKit server: two inspectors in one room
+with the same rules send one answer between them; a second answer and an answer to a requester that left
+the room are refused, saying why, and nothing goes out."""
+
+from __future__ import annotations
+
+import json
+
+
+def test_one_answer_per_request_between_two_inspectors_and_none_to_a_requester_gone(scenario):
+    r = scenario("answer_once", timeout=200)
+    outputs = {}
+    for run in r["runs"]:
+        assert "Traceback" not in run["stderr"], run["stderr"]
+        outputs[run["code"], len(outputs)] = [json.loads(line) for line in run["stdout"].splitlines()]
+    # the agent got exactly one answer to t1, from one of the two inspectors
+    assert [a["body"]["id"] for a in r["cli_answers"]] == ["t1"]
+    answered, refused = [], []
+    for events in outputs.values():
+        t1 = [e for e in events if e.get("event") == "call" and e["id"] == "t1"]
+        skips = [e["text"] for e in events if e.get("kind") == "auto-responder" and "t1" in e["text"]]
+        (answered if t1 and t1[-1]["results"] else refused).append(skips)
+    assert len(answered) == 1 and len(refused) == 1, outputs
+    [[skip]] = refused
+    assert (
+        "did not answer read_local_file t1 (rule at line 1): this request was already answered from this "
+        "machine (by inspector-"
+        in skip
+        and "sent exactly once per request" in skip
+    )
+
+    # the answer API: the second answer is refused in words, the first alone reached the agent
+    assert [a["body"]["id"] for a in r["api_answers"]] == ["t2"]
+    assert r["refusals"]["second"] == (
+        "AnswerRefused: this request was already answered (success, by inspector): a ToolUseResult is "
+        "sent exactly once per request, so a second answer is not sent"
+    )
+    # the requester left: the preview and the send refuse, and the call stays unanswered
+    assert r["gone_review"] == ["requester_gone"]
+    assert r["refusals"]["gone"] == (
+        "AnswerRefused: agent-once, the participant that sent this request, is no longer in the room: the "
+        "answer goes to it alone and would reach nobody, so it is not sent"
+    )
+    assert r["gone_state"] == "pending"
