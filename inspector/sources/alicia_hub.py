@@ -15,9 +15,12 @@ The secret goes in the ``Authorization`` header only; it is never recorded, show
 from __future__ import annotations
 
 import asyncio
+import errno
+import socket
 import uuid
 from collections import OrderedDict
 from typing import Any
+from urllib.parse import urlsplit
 
 import msgpack
 
@@ -138,7 +141,7 @@ class HubSource(RoleClaim):
             raise
         except Exception as exc:  # noqa: BLE001 - OSError, InvalidURI, InvalidStatus, timeouts: said in words
             await self.leave_quietly()
-            self._fail(_words(exc))
+            self._fail(_words(exc, _where(self.url)))
         # participants: the hub for an assistant; for a monitor, the roles it has seen send (client, agent...)
         peers = ("hub",) if self.role == "assistant" else ()
         self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=peers)
@@ -248,7 +251,7 @@ class HubSource(RoleClaim):
             if exc.sent is not None and exc.sent.code == 1009:  # ours: a message past MAX_MESSAGE
                 why = f"the hub sent a message larger than {MAX_MESSAGE >> 20} MB (inflated); the connection was closed"
         except Exception as exc:  # noqa: BLE001 - a broken socket is a lost hub, not a crash
-            why = f"the connection to the hub was lost: {_words(exc)}"
+            why = f"the connection to the hub was lost: {_words(exc, _where(self.url))}"
         if self._stopping or self._conn is not conn:
             return
         self._set_state(status=SourceStatus.DISCONNECTED, detail=why)
@@ -367,7 +370,17 @@ class HubSource(RoleClaim):
         await self._send(conn, data)
 
 
-def _words(exc: BaseException) -> str:
+def _where(url: str) -> str:
+    """``host:port`` of the hub's URL, for a failed connect (the port the scheme implies when none is given)."""
+    parts = urlsplit(url)
+    try:
+        port = parts.port or (443 if parts.scheme == "wss" else 80)
+    except ValueError:
+        return "the hub's address"
+    return f"{parts.hostname}:{port}" if parts.hostname else "the hub's address"
+
+
+def _words(exc: BaseException, where: str = "the hub's address") -> str:
     """A connection failure in words (the exception's own message, or its kind)."""
     text = str(exc).strip()
     name = type(exc).__name__
@@ -382,4 +395,12 @@ def _words(exc: BaseException) -> str:
         return "no hub at this address (HTTP 404): the hub's path is /api/v1/ws"
     if isinstance(exc, (TimeoutError, asyncio.TimeoutError)) and not text:
         return "the hub did not answer in time"
+    if isinstance(exc, ConnectionRefusedError):
+        return f"nothing is listening at {where} (connection refused): is the hub running, and is the URL's port right?"
+    if isinstance(exc, socket.gaierror):
+        return (
+            f"cannot resolve the host name in the hub's URL ({exc.strerror or text}): check the URL (and DNS)"
+        )
+    if isinstance(exc, OSError) and exc.errno in (errno.EHOSTUNREACH, errno.ENETUNREACH):
+        return f"no route to {where} ({exc.strerror}): check the network, VPN or the URL"
     return f"{text} ({name})" if text else name

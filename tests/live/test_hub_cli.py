@@ -213,3 +213,21 @@ async def test_a_wrong_path_exits_2_naming_the_hubs_path():
     await server.close()
     assert proc.returncode == 2
     assert "no hub at this address (HTTP 404): the hub's path is /api/v1/ws" in err.decode()
+
+
+async def test_a_hub_that_is_not_running_is_said_in_words_with_its_address():
+    import socket
+
+    with socket.socket() as sock:  # bound, not listening: a connect is refused, as to a hub that is down
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+        proc = await spawn(
+            "--hub", f"ws://127.0.0.1:{port}/api/v1/ws", "--no-ui", "--no-record", "--give-up-after", "0"
+        )
+        _, err = await asyncio.wait_for(proc.communicate(), 20)
+    assert proc.returncode == 2
+    assert (
+        f"nothing is listening at 127.0.0.1:{port} (connection refused): is the hub running, and is the "
+        "URL's port right?" in err.decode()
+    ), err.decode()
+    assert "Errno" not in err.decode() and "Traceback" not in err.decode()
