@@ -91,6 +91,9 @@ class Counts:
     files: list[str] = field(default_factory=list)
     failed_ids: set[str] = field(default_factory=set)
     unanswered_ids: set[str] = field(default_factory=set)
+    call_ids: set[str] = field(default_factory=set)  # Claude Code: every call, for a folder's count
+    nested_ids: set[str] = field(default_factory=set)
+    answered_ids: set[str] = field(default_factory=set)  # answered, calls or not (orphans too)
 
     def as_dict(self) -> dict:
         return {k: v for k, v in asdict(self).items() if not k.endswith("_ids")}
@@ -226,6 +229,7 @@ def count_claude(path: Path) -> Counts:
         if isinstance(said, str) and said in prompts:
             started.add(file.stem[len("agent-") :])
     alone = path.name.startswith("agent-")
+    nested_ids: set[str] = set()
     for file in files:
         counts.files.append(file.name)
         beneath = file != path and file.stem[len("agent-") :] in started
@@ -238,6 +242,7 @@ def count_claude(path: Path) -> Counts:
                     inline = file == path and alone is False and record.get("isSidechain") is True
                     if block["id"] not in calls and (beneath or copy is not None or inline):
                         counts.nested += 1
+                        nested_ids.add(block["id"])
                     calls.setdefault(block["id"])
                 elif block.get("type") == "tool_result" and isinstance(block.get("tool_use_id"), str):
                     answered.add(block["tool_use_id"])
@@ -254,6 +259,7 @@ def count_claude(path: Path) -> Counts:
         counts.canceled += kind == "canceled"
     counts.orphans = len(answered - calls.keys())
     counts.failed_ids, counts.unanswered_ids = failed & calls.keys(), calls.keys() - answered
+    counts.call_ids, counts.nested_ids, counts.answered_ids = set(calls), nested_ids, answered
     return counts
 
 
@@ -700,6 +706,43 @@ def folder_sessions(folder: Path, depth: int = 5) -> list[Path]:
 
 def count(path: Path) -> Counts:
     return {"claude": count_claude, "codex": count_codex, "gemini": count_gemini}[sniff(path)](path)
+
+
+def count_folder(folder: Path) -> Counts:
+    """What opening ``folder`` holds: its sessions (``folder_sessions``), a Claude Code call counted once
+    however many of its session files hold it (a resumed session repeats the calls of the one it
+    continues, with the same ``tool_use`` ids: 1.0.89 wrote them with new uuids and its own session id),
+    a Codex thread's rollout counted under the rollout that spawned it, the other counts added up
+    (refused and interrupted: the other formats' only)."""
+    total = Counts("folder")
+    claude: list[Counts] = []
+    sessions = folder_sessions(folder)
+    spawned = set()  # Codex rollouts of threads another rollout of the folder spawned: counted under it
+    for path in sessions:
+        if sniff(path) == "codex":
+            for thread in _codex_threads(path):
+                child = _thread_file(path, thread)
+                if child is not None and child.resolve() != path.resolve():
+                    spawned.add(child.resolve())
+    for path in sessions:
+        if path.resolve() in spawned:
+            continue
+        counts = count(path)
+        if counts.format == "claude":
+            claude.append(counts)
+            continue
+        for name in ("calls", "nested", "answered", "unanswered", "errors", "denied", "canceled", "orphans"):
+            setattr(total, name, getattr(total, name) + getattr(counts, name))
+    calls = set().union(*(c.call_ids for c in claude))
+    answered = set().union(*(c.answered_ids for c in claude))
+    failed = set().union(*(c.failed_ids for c in claude))
+    total.calls += len(calls)
+    total.nested += len(set().union(*(c.nested_ids for c in claude)))
+    total.answered += len(answered & calls)
+    total.unanswered += len(calls - answered)
+    total.errors += len(failed)
+    total.orphans += len(answered - calls)
+    return total
 
 
 if __name__ == "__main__":

@@ -76,6 +76,7 @@ class ReadState:
         "marker",
         "resume",
         "rewrite",
+        "elsewhere",
         "details",
         "saved",
     )
@@ -97,6 +98,7 @@ class ReadState:
         self.marker: Marker | None = None  # the last compaction, waiting for its summary
         self.resume: Resume | None = None  # session ids seen, records repeated (a session file's read)
         self.rewrite = Rewrite()  # the session written into its own file again, once seen
+        self.elsewhere: set[str] = set()  # call ids whose request another file of the set showed
 
     def intern(self, text: str) -> str:
         """One string for every equal text of the read: names, ids, and what calls repeat (a summary such
@@ -304,6 +306,10 @@ def _request(
         if same_block(first, "tool_use", "id", call_id, params):
             return None
     else:
+        resume = session.resume
+        if resume is not None and resume.together is not None and resume.repeats_call(call_id, raw, params):
+            session.elsewhere.add(call_id)  # a resume written again with new uuids: shown from that file
+            return Skipped("repeated by a resumed session", raw.where)
         session.emitted[call_id] = raw
     tool = session.intern(tool)
     session.tools[call_id] = (tool, hint(params) if session.details else "", call_id)  # hint: details only
@@ -351,6 +357,11 @@ def _result(
             first, "tool_result", "tool_use_id", call_id, block.get("content"), block.get("is_error") is True
         ):
             return None
+    resume = session.resume
+    if first is None and resume is not None and resume.together is not None:
+        content, error = block.get("content"), block.get("is_error") is True
+        if resume.repeats_answer(call_id, raw, content, error, call_id in session.elsewhere):
+            return Skipped("repeated by a resumed session", raw.where)
     # the request's string for the id, so the call keeps one copy of it, not one per record
     tool, request_hint, call_id = session.tools.pop(call_id, ("", "", call_id))
     if first is None:

@@ -5,6 +5,12 @@ of the session it continues, unchanged (same ``uuid``, the earlier ``sessionId``
 under its own ``sessionId``. Read alone, such a file shows everything, with a marker row where its
 own records begin. Read with the earlier file (both opened, or a folder holding both), a record
 already read from one file is skipped in the other, so each call shows once.
+
+Claude Code 1.0.89 may instead write the repeated records with new ``uuid``s and the new
+``sessionId`` (one timestamp for all, like a session rewritten into its own file): the calls are the
+same (same ``tool_use`` id and input, same answer). Read together, a call another file of the set
+already requested and answered with the same input is skipped, its answer too when it is the same;
+a call the other file left unanswered is shown in both (its answer belongs to this file's copy).
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ from collections.abc import Callable
 from typing import Any
 
 from inspector.model.events import Marker, RawRef
+from inspector.protocols.claude.rewrite import same_block
 
 
 class Together:
@@ -23,6 +30,8 @@ class Together:
         self.names = [os.path.basename(path) for path in paths]
         self.first: dict[str, int] = {}
         self.agent_files: set[str] = set()  # subagent files already read by a file of the set
+        self.calls: dict[str, tuple[int, RawRef]] = {}  # call id -> the file and record first requesting it
+        self.answers: dict[str, tuple[int, RawRef]] = {}  # call id -> the file and record first answering it
 
     def owner(self, uuid: str, index: int) -> int:
         """The file that holds ``uuid`` first (``index`` itself when no other file read it before)."""
@@ -61,6 +70,37 @@ class Resume:
                 self.repeated[owner] = self.repeated.get(owner, 0) + 1
                 return marker, True
         return marker, False
+
+    def repeats_call(self, call_id: str, raw: RawRef, params: Any) -> bool:
+        """Whether this request repeats a call another file of the set requested with the same input and
+        answered (the rest of the set's read skips it and its same answer); else it is this file's own
+        from now on, for the files read after it."""
+        together = self.together
+        if together is None:
+            return False
+        first = together.calls.get(call_id)
+        if first is None:
+            together.calls[call_id] = (self.index, raw)
+            return False
+        index, where = first
+        answer = together.answers.get(call_id)
+        if index == self.index or answer is None or answer[0] != index:
+            return False
+        if not same_block(where, "tool_use", "id", call_id, params):
+            return False
+        self.repeated[index] = self.repeated.get(index, 0) + 1
+        return True
+
+    def repeats_answer(self, call_id: str, raw: RawRef, content: Any, error: bool, skipped: bool) -> bool:
+        """Whether this result repeats, word for word, the answer another file of the set gave a call
+        whose request was ``skipped`` here (``repeats_call``); the first answer of a call is noted."""
+        together = self.together
+        if together is None:
+            return False
+        first = together.answers.setdefault(call_id, (self.index, raw))
+        if not skipped or first[0] == self.index:
+            return False
+        return same_block(first[1], "tool_result", "tool_use_id", call_id, content, error)
 
     def shown_elsewhere(self, uuid: Any) -> bool:
         """Whether a subagent record (read from its own file, or from a progress copy of it) was already
