@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from realcount import count
+from realcount import count, count_folder
 
 from inspector.model import CallStore
 from inspector.model.stats import session_stats
@@ -296,6 +296,20 @@ PINNED = {
     "AnthonyontheHub_TP-Tutor/session-2026-04-24T23-16-c8b2cbd9.jsonl": (3, 0, 0, 2, 0),
     "Ju-l-e-s_Myflix/session-2026-02-23T00-50-31b83e3d.json": (3, 0, 0, 0, 0),
     "Ju-l-e-s_Myflix/session-2026-02-23T00-55-233c8b2b.json": (8, 0, 0, 1, 0),
+    # Claude Code 1.0.89 on Linux: f5a50440 resumes 05305169, repeating its records (some with their
+    # uuids, some with new uuids and its own session id, all at one timestamp); each file's first 100 lines
+    "SWORDIntel_claude-backups/05305169-1775-4375-9db4-c1cd7548b644.jsonl": (31, 0, 0, 1, 0),
+    "SWORDIntel_claude-backups/f5a50440-d781-43e6-a0df-6150624a9716.jsonl": (32, 0, 1, 1, 0),
+}
+
+# folder -> the same figures for the folder opened whole (realcount.count_folder: a call once, however
+# many of its session files hold it), where they are not the sum of its files'
+PINNED_FOLDERS = {
+    # the 31 calls of 05305169 are repeated by f5a50440: 32 calls ran, not 63 (the copies written with
+    # new uuids were shown twice: 44)
+    "SWORDIntel_claude-backups": (32, 0, 1, 1, 0),
+    # the two spawned threads' rollouts are the parent's nested calls, not sessions of their own
+    "h-morishita-esol_devenv": (16, 10, 0, 1, 0),
 }
 
 
@@ -338,6 +352,16 @@ def test_the_independent_count_is_the_pinned_count(name):
 @pytest.mark.parametrize("name", sorted(PINNED))
 def test_the_inspector_counts_each_real_session_as_the_independent_count(name):
     assert inspector_figures(REAL / name) == PINNED[name]
+
+
+@pytest.mark.parametrize("name", sorted(PINNED_FOLDERS))
+def test_a_folder_opened_whole_counts_as_the_independent_count_does(name):
+    """Its sessions read as one set (a resumed session's repeats, spawned threads): each call once."""
+    counted = count_folder(REAL / name)
+    assert (counted.calls, counted.nested, counted.unanswered, counted.errors, counted.orphans) == (
+        PINNED_FOLDERS[name]
+    )
+    assert inspector_figures(REAL / name) == PINNED_FOLDERS[name]
 
 
 @pytest.mark.parametrize("name", sorted(PINNED))
