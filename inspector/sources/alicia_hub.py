@@ -52,6 +52,7 @@ class HubSource(RoleClaim):
     name = "alicia-hub"
     is_live = True
     numbers_answers = False  # a hub envelope has no stanzaId: sent as previewed
+    needs_connection = True
     why_not_answering = "a monitor cannot answer: the hub only takes tool results from its assistant (join with --as-assistant)"
 
     def __init__(

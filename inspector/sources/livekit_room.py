@@ -74,6 +74,7 @@ class LiveKitSource(PacketSource):
     name = "livekit"
     is_live = True
     addresses_answers = True  # an answer goes to the requester alone (LiveKit destination identities)
+    needs_connection = True
 
     @property
     def label(self) -> str:

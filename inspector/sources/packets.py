@@ -23,6 +23,7 @@ from inspector.sources.base import (
     PreviewOutdated,
     SentAnswer,
     Source,
+    SourceStatus,
 )
 from inspector.sources.ingest import PacketIngest
 from inspector.textsafe import one_line
@@ -63,6 +64,9 @@ class PacketSource(Source):
     addresses_answers = False
     """Whether answers are addressed to the requesting participant (a room, where publishing without a
     destination reaches everyone): then a request with no known sender cannot be answered at all."""
+
+    needs_connection = False
+    """Whether an answer can only go out while connected (a room, the hub): the preview says so before."""
 
     why_not_answering = (
         "this room was joined without answering (data publishing is not granted); rejoin with --answer"
@@ -158,6 +162,10 @@ class PacketSource(Source):
             )
         if self.addresses_answers and requester(call) is None:
             review.issues.insert(0, compose.Issue("no_sender", compose.Severity.REFUSE, NO_SENDER))
+        status = self.state.status
+        if self.needs_connection and self.can_answer and status is not SourceStatus.CONNECTED:
+            why = f"not connected ({status.value}): an answer cannot be sent until the connection is back"
+            review.issues.insert(0, compose.Issue("not_connected", compose.Severity.REFUSE, why))
         gone = self.requester_gone(call)
         if gone is not None:
             review.issues.insert(0, compose.Issue("requester_gone", compose.Severity.REFUSE, gone))

@@ -14,7 +14,7 @@ from inspector.live.hub_server import HubServer
 from inspector.model import CallStore, Message
 from inspector.protocols.recording import RecordingWriter
 from inspector.sources.alicia_hub import HubSource
-from inspector.sources.base import LiveConnectError, SourceStatus
+from inspector.sources.base import AnswerRefused, LiveConnectError, SourceStatus
 
 SECRET = "s3cr3t-agent"
 
@@ -207,3 +207,34 @@ async def test_a_hostile_refusal_reaches_no_terminal_as_control_characters():
     words = str(caught.value)
     assert words.startswith("the hub refused the agent secret: ") and "no⏎way" in words
     assert "\x1b" not in words and "\x07" not in words and len(words) <= 400
+
+
+async def test_an_answer_while_the_hub_is_out_of_reach_is_refused_in_the_preview_and_at_send():
+    server = await HubServer(SECRET).start()
+    store = CallStore()
+    source = HubSource(server.url, store, role="assistant", secret=SECRET, tools=[], heartbeat_every=0.05)
+    stop = asyncio.Event()
+    running = asyncio.ensure_future(source.run(stop))
+    await until(lambda: source.state.status is SourceStatus.CONNECTED)
+    bridge = await HubBridge(server.url, timeout=30).start()
+    await until(bridge.assistant_available)
+    asking = asyncio.ensure_future(bridge.request("get_time"))
+    await until(lambda: len(store.calls) == 1)
+    call = list(store.all_calls())[0]
+    assert source.review_answer(call, compose.success({})).sendable
+    await server.close()  # the hub goes away while the request waits
+    await until(lambda: source.state.status is SourceStatus.RECONNECTING)
+    review = source.review_answer(call, compose.success({}))
+    assert [i.kind for i in review.refusals] == ["not_connected"]
+    assert review.refusals[0].message == (
+        "not connected (reconnecting): an answer cannot be sent until the connection is back"
+    )
+    with pytest.raises(AnswerRefused, match=r"^not connected \(reconnecting\)"):
+        await source.send_answer(call, compose.success({}))
+    assert not call.answered
+    asking.cancel()
+    stop.set()
+    await asyncio.wait_for(running, 10)
+    await bridge.close()
+    await source.stop()
+    await server.close()
