@@ -89,8 +89,12 @@ def item_text(item: Item, now: float, at: float | None = None) -> Text | None:
         result = item.result
         text = Text("  " * item.depth)
         text.append(clock_text(result.ts), "dim")
-        text.append(" orphan    ", "bold red reverse")
-        text.append(f" result for unknown id {one_line(result.call_id, 60)}", "red")
+        if item.unseen_before is not None:
+            text.append(" unseen    ", "bold yellow reverse")
+            text.append(f" result for id {one_line(result.call_id, 60)}: {unseen_words(item)}", "yellow")
+        else:
+            text.append(" orphan    ", "bold red reverse")
+            text.append(f" result for unknown id {one_line(result.call_id, 60)}", "red")
         if result.error_message:
             text.append("  " + one_line(result.error_message, 120))
         return text
@@ -110,3 +114,12 @@ def format_call(call: Call, now: float) -> str:
     """Plain text of a call and its nested calls (no colour)."""
     lines = [call_text(c, now).plain for c in call.walk()]
     return "\n".join(lines)
+
+
+def unseen_words(orphan: OrphanResult) -> str:
+    """Why a result without a request is not called an orphan: the inspector began listening just before
+    it (a room already in use, a hub, a rejoin), and a room keeps no history."""
+    return (
+        f"its request may have been sent before {clock_text(orphan.unseen_before)}, when the inspector began "
+        "listening (a room keeps no history)"
+    )

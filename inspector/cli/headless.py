@@ -141,12 +141,18 @@ def _dump_json(store: Any, flt: Any, now: float) -> None:
                         "orphan_result": orphan.call_id,
                         "where": orphan.result.raw.where if orphan.result.raw else None,
                         "outcome": orphan.result.outcome.value,
+                        **_unseen(orphan),
                     }
                 )
             )
             out.write("\n")
     finally:  # what was written before a failure is not lost
         out.flush()
+
+
+def _unseen(orphan: Any) -> dict[str, float]:
+    """``unseen_before`` for a result whose request may have come before the session listened (else nothing)."""
+    return {} if orphan.unseen_before is None else {"unseen_before": orphan.unseen_before}
 
 
 class _Batched:

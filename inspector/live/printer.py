@@ -39,6 +39,7 @@ def item_json(item: Item, now: float) -> dict[str, Any] | None:
             "error_message": result.error_message,
             "answered_by": result.answered_by,
             "ts": result.ts,
+            **({} if item.unseen_before is None else {"unseen_before": item.unseen_before}),
         }
     return None
 

@@ -212,10 +212,15 @@ class OrphanResult:
     an orphan.
     """
 
-    __slots__ = ("result", "seq", "depth", "parent", "since", "window")
+    __slots__ = ("result", "seq", "depth", "parent", "since", "window", "unseen_before")
 
     def __init__(
-        self, result: Result, seq: int = 0, since: float | None = None, window: HoldWindow | None = None
+        self,
+        result: Result,
+        seq: int = 0,
+        since: float | None = None,
+        window: HoldWindow | None = None,
+        unseen_before: float | None = None,
     ) -> None:
         self.result = result
         self.seq = seq
@@ -223,6 +228,9 @@ class OrphanResult:
         self.parent: Call | None = None
         self.since = since
         self.window = window
+        self.unseen_before = unseen_before
+        """When the session started listening (joined a room already in use, or came back after a gap)
+        shortly before this result: its request may have been sent before then, unseen; else None."""
 
     def waiting(self, now: float | None) -> bool:
         """True while the request may still arrive (never for a finished session or file)."""

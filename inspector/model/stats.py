@@ -140,6 +140,8 @@ def sourced_problems(
         store = _Subset(store, keep)  # type: ignore[assignment]
     found: list[tuple[str, str, str]] = []
     for orphan in store.orphans:
+        if orphan.unseen_before is not None:  # its request may have come before the session listened
+            continue
         result = orphan.result
         where = result.raw.where if result.raw else "?"
         found.append(

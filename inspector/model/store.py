@@ -95,6 +95,10 @@ class CallStore:
         """The first call of each id, per namespace (a dict per namespace, not a key tuple per call)."""
         self.orphans: list[OrphanResult] = []
         self.hold = HoldWindow()
+        self.listening_since: float | None = None
+        """The last moment the session began to listen to a conversation already under way (a room event
+        with ``unseen: "before"``: participants already in the room, a hub joined, a rejoin): a result
+        soon after it whose request is unknown may answer one sent before, not seen (rooms keep no history)."""
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
         self.malformed: list[Malformed] = []
         """The malformed records kept whole: the first ``MALFORMED_KEPT``, then one per kind standing for
@@ -165,6 +169,8 @@ class CallStore:
         elif isinstance(event, Message):
             self.message_count += 1
             item = event
+            if event.extra and event.extra.get("unseen") == "before" and isinstance(ts, (int, float)):
+                self.listening_since = float(ts)
             self._place(event, event.parent_id, ns)
         elif isinstance(event, Adopt):
             adopted = self._adopt(event, ns)
@@ -379,7 +385,11 @@ class CallStore:
             call = self._by_id.get(ns, _NO_IDS).get(result.call_id)
         if call is None:
             since = result.ts if result.ts is not None else self.clock.now()
-            orphan = OrphanResult(result, seq=len(self.orphans) + 1, since=since, window=self.hold)
+            listening = self.listening_since
+            unseen = listening if listening is not None and since - listening <= self.hold.seconds else None
+            orphan = OrphanResult(
+                result, seq=len(self.orphans) + 1, since=since, window=self.hold, unseen_before=unseen
+            )
             self.orphans.append(orphan)
             self.items.append(orphan)
             self._held.setdefault((ns, result.call_id), []).append(orphan)

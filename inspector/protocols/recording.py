@@ -263,7 +263,10 @@ def _decode_record(record: Any, raw: RawRef) -> list[Event]:
     if direction == "event":
         kind = _text(record.get("kind")) or "event"
         text = _text(record.get("text"))
-        return [Message(kind=kind, text=text, ts=ts, raw=raw, extra={"dir": "event"})]
+        extra: dict[str, Any] = {"dir": "event"}
+        if record.get("unseen") == "before":  # the session began listening here: what came before is unseen
+            extra["unseen"] = "before"
+        return [Message(kind=kind, text=text, ts=ts, raw=raw, extra=extra)]
     if direction == "relay":
         return []  # a hub passing on bytes already recorded as received (sources/alicia_hub.py)
     participant = _text(record.get("participant"))

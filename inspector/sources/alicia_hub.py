@@ -147,9 +147,13 @@ class HubSource(RoleClaim):
         peers = ("hub",) if self.role == "assistant" else ()
         self._set_state(status=SourceStatus.CONNECTED, detail="", attempt=0, participants=peers)
         if claiming:
-            self.room_event("connection", f"connected to {self.display_url} as {self.role}")
+            self.room_event("connection", f"connected to {self.display_url} as {self.role}", unseen="before")
         else:
-            self.room_event("connection", f"connected to {self.display_url}, not as the assistant: {RECLAIM}")
+            self.room_event(
+                "connection",
+                f"connected to {self.display_url}, not as the assistant: {RECLAIM}",
+                unseen="before",
+            )
         loop = asyncio.get_running_loop()
         self._tasks = [loop.create_task(self._read(self._conn))]
         if self.role == "assistant":

@@ -171,8 +171,13 @@ class LiveKitSource(PacketSource):
         )
         self.room_event("connection", f"connected to room {name} as {identity}", identity=identity)
         for other in (o for o in others if o not in announced):
-            self.room_event(
-                "participant", f"{other} is in the room", sender=other, identity=other, change="present"
+            self.room_event(  # unseen: what it sent before this moment (a room keeps no history)
+                "participant",
+                f"{other} is in the room",
+                sender=other,
+                identity=other,
+                change="present",
+                unseen="before",
             )
 
     async def run(self, stop: asyncio.Event) -> None:

@@ -1,5 +1,6 @@
-"""Scenarios of answering exactly once (run by live_scenarios.py's main, on the loopback room and the
-real LiveKit server): two inspectors in one room, a second answer, an answer to a requester that left."""
+"""Scenarios of answering exactly once and of joining late (run by live_scenarios.py's main, on the loopback
+room and the real LiveKit server): two inspectors in one room, a second answer, an answer to a requester
+that left; an inspector joining a room already in use, where results come for requests it never saw."""
 
 from __future__ import annotations
 
@@ -89,4 +90,42 @@ async def answer_once(out: str) -> dict:
         }
 
 
-SCENARIOS = {"answer_once": answer_once}
+async def late_join(out: str) -> dict:
+    """The agent asks before the inspector joins; the result comes after: recorded, replayed, checked."""
+    path = os.path.join(out, "late.jsonl")
+    async with serve() as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": server.api_secret,
+        }
+        agent = await Agent("agent-early").join(server)
+        await agent.request("r_before", "web_search", "server")  # nobody else in the room: nobody sees it
+        steps: list[str] = []
+
+        async def play() -> None:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 2, 30)  # the inspector is in
+            steps.append("in")
+            await asyncio.sleep(1.0)  # its join is told to it before any packet of ours
+            await agent.send(7, {"id": "r_before", "requestId": "r_before", "success": True, "result": {}})
+            await agent.request("r_after", "web_search", "server")
+            await agent.send(7, {"id": "r_after", "requestId": "r_after", "success": True, "result": {}})
+            steps.append("sent")
+
+        player = asyncio.ensure_future(play())
+        live = await run_cli(
+            ["live", "--no-ui", "--json", "--room", ROOM_NAME, "--record", path],
+            env,
+            stop_when=lambda lines: sum('"r_after"' in x for x in lines) >= 2,
+            timeout=60,
+            stages=steps,
+        )
+        await player
+        await agent.room.disconnect()
+    dump = await run_cli(["dump", "--json", path], os.environ)
+    check = await run_cli(["check", path], os.environ)
+    return {"live": live, "dump": dump, "check": check}
+
+
+SCENARIOS = {"answer_once": answer_once, "late_join": late_join}

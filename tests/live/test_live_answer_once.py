@@ -42,3 +42,29 @@ def test_one_answer_per_request_between_two_inspectors_and_none_to_a_requester_g
         "answer goes to it alone and would reach nobody, so it is not sent"
     )
     assert r["gone_state"] == "pending"
+
+
+def test_a_result_for_a_request_sent_before_the_inspector_joined_is_not_an_orphan(scenario):
+    r = scenario("late_join", timeout=200)
+    assert r["live"]["code"] == 0, r["live"]["stderr"]
+    events = [json.loads(line) for line in r["live"]["stdout"].splitlines()]
+    present = [e for e in events if e.get("kind") == "participant" and "is in the room" in e["text"]]
+    assert [e["text"] for e in present] == ["agent-early is in the room"]
+    [unseen] = [e for e in events if e["event"] == "orphan"]
+    assert unseen["id"] == "r_before" and unseen["unseen_before"] == present[0]["ts"]
+    after = [e for e in events if e.get("id") == "r_after"]
+    assert after[-1]["state"] == "succeeded" and "unseen_before" not in after[-1]
+    # the recording replays to the same: the result is not called an orphan, and check passes
+    dumped = [json.loads(line) for line in r["dump"]["stdout"].splitlines()]
+    assert {
+        "orphan_result": "r_before",
+        "where": unseen_where(dumped),
+        "outcome": "success",
+        "unseen_before": unseen["unseen_before"],
+    } in dumped
+    assert r["check"]["code"] == 0, r["check"]["stdout"] + r["check"]["stderr"]
+    assert "no orphan" in r["check"]["stdout"]
+
+
+def unseen_where(dumped: list[dict]) -> str:
+    return next(d["where"] for d in dumped if d.get("orphan_result") == "r_before")

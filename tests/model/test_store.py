@@ -192,3 +192,34 @@ def test_a_calls_figures_are_its_state_latency_diff_and_lateness():
             assert call.figures(now) == (call.state(now), call.latency_ms, call.has_diff, call.late)
             checked += 1
     assert checked > 500
+
+
+def test_a_result_soon_after_the_session_began_listening_may_answer_a_request_it_never_saw():
+    """A room keeps no history: joined where others already were (or a hub, or a rejoin), a result whose
+    request came before is not an orphan; long after, one still is. ``check`` reports only the latter."""
+    s = store()
+    s.ingest(Message(kind="participant", text="agent is in the room", ts=1000.0, extra={"unseen": "before"}))
+    soon = s.ingest(make_result("before_join", ts=1004.0))
+    later = s.ingest(make_result("never_asked", ts=1000.0 + 31.0))  # past the longest timeout (30 s)
+    assert isinstance(soon, OrphanResult) and soon.unseen_before == 1000.0
+    assert isinstance(later, OrphanResult) and later.unseen_before is None
+    assert [what for _, what in problems(s, 2000.0)] == [
+        "orphan result for id 'never_asked': no request has that id"
+    ]
+    # a message without the mark (a participant who joined after the inspector) changes nothing
+    fresh = store()
+    fresh.ingest(Message(kind="participant", text="agent joined", ts=1000.0, extra={"change": "joined"}))
+    assert fresh.ingest(make_result("x", ts=1001.0)).unseen_before is None
+
+
+def test_the_mark_is_recorded_and_read_back(tmp_path):
+    from inspector.protocols.recording import RecordingWriter
+    from inspector.sources.files import load
+
+    path = tmp_path / "rec.jsonl"
+    writer = RecordingWriter(str(path), {"room": "r"})
+    writer.event("participant", "agent is in the room", ts=1000.0, identity="agent", unseen="before")
+    writer.close()
+    again = CallStore()
+    load([str(path)], again)
+    assert again.listening_since == 1000.0

@@ -6,6 +6,7 @@ from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
 
+from inspector.calltext import unseen_words
 from inspector.model import Call, Malformed, Marker, Message, OrphanResult, Request, Result, State
 from inspector.model.call import OUTCOME_STATE, Item
 from inspector.model.clock import at_recording_end
@@ -349,7 +350,10 @@ def _orphan(
 ) -> RenderableType:
     result = item.result
     head = Text()
-    if item.waiting(now):
+    if item.unseen_before is not None:
+        head.append(" unseen request ", Style(color=theme.orphan, bold=True, reverse=True))
+        head.append("  " + unseen_words(item), Style(color=theme.muted))
+    elif item.waiting(now):
         head.append(" early result ", Style(color=theme.orphan, bold=True, reverse=True))
         head.append("  its request has not arrived (yet)", Style(color=theme.muted))
     else:

@@ -11,6 +11,7 @@ from rich.segment import Segment
 from rich.style import Style
 from textual.strip import Strip
 
+from inspector.calltext import unseen_words
 from inspector.model import Call, Malformed, Marker, OrphanResult, State
 from inspector.model.call import Item
 from inspector.textsafe import one_line
@@ -120,6 +121,8 @@ def _badge_and_style(item: Item, now: float | None) -> tuple[str, str]:
         state = item.state(now)
         return STATE_WORDS[state], state.value
     if isinstance(item, OrphanResult):
+        if item.unseen_before is not None:
+            return "unseen", "pending"
         return ("early", "pending") if item.waiting(now) else ("orphan", "orphan")
     if isinstance(item, Malformed):
         return "malformed", "malformed"
@@ -165,7 +168,10 @@ def _summary(item: Item) -> list[tuple[str, str]]:
         return pieces
     if isinstance(item, OrphanResult):
         result = item.result
-        pieces = [("result for unknown id " + one_line(result.call_id, 60), "orphan-text")]
+        if item.unseen_before is not None:
+            pieces = [("result for id " + one_line(result.call_id, 60) + ": " + unseen_words(item), "flag")]
+        else:
+            pieces = [("result for unknown id " + one_line(result.call_id, 60), "orphan-text")]
         if result.error_message:
             pieces.append(("  " + one_line(result.error_message, 160), "failed"))
         return pieces
