@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import difflib
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -120,37 +119,137 @@ def hunks_from_structured_patch(patch: Any) -> list[Hunk]:
     return hunks
 
 
-MAX_MATCHED_LINES = 20_000
-"""Texts longer than this (in lines, both sides) are shown as all removed then all added: matching
-lines is quadratic at worst, and a detail must open at once."""
+MATCH_BUDGET = 500_000
+"""Steps the line matcher may take for one diff (a step: one diagonal tried or one line pair compared).
+Myers' greedy algorithm takes about (N + M) x D steps for D changed lines, so a small change to a long
+text is matched exactly; past the budget the changed middle is shown as all removed then all added.
+(difflib's matcher was unbounded: seconds to minutes for texts of repeated or reordered lines.)"""
 
 
-def hunks_from_texts(old: str, new: str, *, context: int = 3) -> list[Hunk]:
+def hunks_from_texts(old: str, new: str, *, context: int = 3, budget: int = MATCH_BUDGET) -> list[Hunk]:
     """The hunks that turn ``old`` into ``new``, line by line, ``context`` lines around each change;
-    lines are numbered from 1 in the texts given. None when the texts are the same."""
+    lines are numbered from 1 in the texts given. None when the texts are the same. The work is
+    bounded by ``budget`` steps of the matcher whatever the texts (see MATCH_BUDGET)."""
     if old == new:
         return []
     a, b = old.splitlines(), new.splitlines()
-    if len(a) + len(b) > MAX_MATCHED_LINES:
-        groups: list[list[tuple[str, int, int, int, int]]] = [[("replace", 0, len(a), 0, len(b))]]
-    else:
-        groups = list(difflib.SequenceMatcher(None, a, b, autojunk=False).get_grouped_opcodes(context))
     hunks: list[Hunk] = []
-    for group in groups:
+    for group in _grouped(_changes(a, b, budget), context):
         i1, i2, j1, j2 = group[0][1], group[-1][2], group[0][3], group[-1][4]
-        if all(tag == "equal" for tag, *_ in group):
-            continue  # the texts differ only in their line endings
         hunk = Hunk(i1 + 1 if i2 > i1 else i1, i2 - i1, j1 + 1 if j2 > j1 else j1, j2 - j1)
         lines: list[str] = []
-        for tag, o1, o2, n1, n2 in group:
-            if tag == "equal":
-                lines += [" " + line for line in a[o1:o2]]
-            else:
+        for changed, o1, o2, n1, n2 in group:
+            if changed:
                 lines += ["-" + line for line in a[o1:o2]]
                 lines += ["+" + line for line in b[n1:n2]]
+            else:
+                lines += [" " + line for line in a[o1:o2]]
         _number(hunk, lines)
         hunks.append(hunk)
     return hunks
+
+
+_Span = tuple[bool, int, int, int, int]
+"""(changed, old start, old end, new start, new end): a run of equal lines, or of changed ones."""
+
+
+def _changes(a: list[str], b: list[str], budget: int) -> list[_Span]:
+    """``a`` and ``b`` as runs of equal and changed lines: the common head and tail taken first, the
+    middle matched within ``budget`` steps (all changed when the matcher runs out)."""
+    head, limit = 0, min(len(a), len(b))
+    while head < limit and a[head] == b[head]:
+        head += 1
+    tail, limit = 0, limit - head
+    while tail < limit and a[-1 - tail] == b[-1 - tail]:
+        tail += 1
+    middle_a, middle_b = a[head : len(a) - tail], b[head : len(b) - tail]
+    blocks = _matching_blocks(middle_a, middle_b, budget) or []
+    spans: list[_Span] = []
+    i = j = 0
+    for x, y, size in [(-head, -head, head), *blocks, (len(middle_a), len(middle_b), tail)]:
+        if i < x or j < y:
+            spans.append((True, head + i, head + x, head + j, head + y))
+        if size:
+            spans.append((False, head + x, head + x + size, head + y, head + y + size))
+        i, j = x + size, y + size
+    return spans
+
+
+def _matching_blocks(a: list[str], b: list[str], budget: int) -> list[tuple[int, int, int]] | None:
+    """The runs of equal lines (start in a, start in b, length) of a shortest edit script from ``a``
+    to ``b`` (Myers' greedy algorithm, remembering each round's furthest points to walk back), or None
+    past ``budget`` steps."""
+    n, m = len(a), len(b)
+    if not n or not m:
+        return []
+    mid = n + m + 1  # furthest[mid + k]: the furthest x reached on diagonal k (y = x - k)
+    furthest = [0] * (2 * mid + 1)
+    rounds: list[list[int]] = []  # the furthest points of diagonals -d..d after round d
+    steps = 0
+    for d in range(n + m + 1):
+        for k in range(-d, d + 1, 2):
+            if k == -d or (k != d and furthest[mid + k - 1] < furthest[mid + k + 1]):
+                x = furthest[mid + k + 1]
+            else:
+                x = furthest[mid + k - 1] + 1
+            y, start = x - k, x
+            while x < n and y < m and a[x] == b[y]:
+                x += 1
+                y += 1
+            steps += 1 + x - start
+            furthest[mid + k] = x
+            if x >= n and y >= m:
+                rounds.append(furthest[mid - d : mid + d + 1])
+                return _walk_back(rounds, n, m)
+        rounds.append(furthest[mid - d : mid + d + 1])
+        if steps > budget:
+            return None
+    return None  # not reached: round n + m always ends
+
+
+def _walk_back(rounds: list[list[int]], n: int, m: int) -> list[tuple[int, int, int]]:
+    """The equal runs of the path the rounds found, from its end (n, m) back to (0, 0)."""
+    blocks: list[tuple[int, int, int]] = []
+    x, y = n, m
+    for d in range(len(rounds) - 1, 0, -1):
+        before = rounds[d - 1]  # diagonal k at before[k + d - 1]
+        k = x - y
+        down = k == -d or (k != d and before[k - 1 + d - 1] < before[k + 1 + d - 1])
+        came_from = k + 1 if down else k - 1
+        from_x = before[came_from + d - 1]
+        snake_x = from_x if down else from_x + 1  # where the round's move ended and its snake began
+        if x > snake_x:
+            blocks.append((snake_x, snake_x - k, x - snake_x))
+        x, y = from_x, from_x - came_from
+    if x > 0:
+        blocks.append((0, 0, x))
+    blocks.reverse()
+    return blocks
+
+
+def _grouped(spans: list[_Span], context: int) -> list[list[_Span]]:
+    """The spans cut into hunks: each change with at most ``context`` equal lines around it, changes
+    closer than twice that in one hunk; none when no line changed (the texts differ in line ends)."""
+    groups: list[list[_Span]] = []
+    current: list[_Span] = []
+    last = len(spans) - 1
+    for index, (changed, i1, i2, j1, j2) in enumerate(spans):
+        if changed:
+            current.append((True, i1, i2, j1, j2))
+            continue
+        if index == 0:  # leading equal lines: the last few only
+            i1, j1 = max(i1, i2 - context), max(j1, j2 - context)
+        if index == last:  # trailing equal lines: the first few only
+            i2, j2 = min(i2, i1 + context), min(j2, j1 + context)
+        if index not in (0, last) and i2 - i1 > 2 * context:
+            current.append((False, i1, i1 + context, j1, j1 + context))
+            groups.append(current)
+            current = [(False, i2 - context, i2, j2 - context, j2)]
+        elif i2 > i1:
+            current.append((False, i1, i2, j1, j2))
+    if current:
+        groups.append(current)
+    return [group for group in groups if any(span[0] for span in group)]
 
 
 def parse_unified_diff(text: str, path: str = "") -> list[FileDiff]:

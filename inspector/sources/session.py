@@ -90,8 +90,9 @@ def expand_folders(paths: list[str], notes: list[str] | None = None) -> list[str
     return expanded
 
 
-def hydrate(call: Call) -> tuple[Request, list[Result]]:
-    """The call's request and results with payloads, decoded again from the raw records if dropped.
+def hydrate(call: Call, *, most: int | None = None) -> tuple[Request, list[Result]]:
+    """The call's request and results with payloads, decoded again from the raw records if dropped
+    (only the first ``most`` results when given: the others are returned as they are).
 
     Only the payloads come from the record read again (parameters, a result's data and detail): the rest
     is what the read of the whole session made of it, which one line alone cannot say (a result's
@@ -102,7 +103,10 @@ def hydrate(call: Call) -> tuple[Request, list[Result]]:
         if fresh_request is not None:
             request = dataclasses.replace(request, params=fresh_request.params)
     results = []
-    for result in call.results:
+    for index, result in enumerate(call.results):
+        if most is not None and index >= most:
+            results += call.results[index:]
+            break
         if result.data is None and result.details is None and result.raw is not None:
             fresh = _redecode_one(result.raw, Result, call.call_id)
             if fresh is not None:

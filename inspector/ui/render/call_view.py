@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from rich.console import Group, RenderableType
 from rich.style import Style
 from rich.text import Text
@@ -23,6 +25,15 @@ from inspector.ui.render.theme import RenderTheme
 
 MAX_CHILDREN = 200
 """Nested calls listed under a call before a marker."""
+MAX_RESULTS = 20
+"""Results of one call shown (its result and 19 duplicates), then a marker: a call answered thousands
+of times (an id a peer reused) made a detail of millions of lines that froze the app."""
+DUPLICATE_LINES = 200
+"""Lines shown of a duplicate result's body or error (the result itself gets the full limits)."""
+
+
+def _duplicate(limits: Limits) -> Limits:
+    return replace(limits, lines=min(limits.lines, DUPLICATE_LINES))
 
 
 def render_call(
@@ -47,7 +58,7 @@ def render_call(
     request = request if request is not None else call.request
     results = results if results is not None else list(call.results)
     if results and not raw:
-        results[0] = _with_request_diff(call.tool, request, results[0])
+        results = with_request_diff(call, request, results)
     if raw:
         return Group(call_header(call, theme, now), Text(""), _raw_records(request, results, theme, width))
     parts: list[RenderableType] = [call_header(call, theme, now)]
@@ -56,10 +67,12 @@ def render_call(
     first = diff_first(results)  # a Write or Edit: its diff, then the content it was given, folded
     params = [Text(""), *parameters(request.params, theme, limits, fold=first and not full_text)]
     parts += [] if first else params
-    for index, result in enumerate(results):
+    for index, result in enumerate(results[:MAX_RESULTS]):
         parts.append(Text(""))
         parts.append(_result_heading(result, index, len(results), request.ts, theme))
-        parts.append(_body(result, width, theme, limits, full_text))
+        parts.append(_body(result, width, theme, limits if index == 0 else _duplicate(limits), full_text))
+    if len(results) > MAX_RESULTS:
+        parts += [Text(""), cut_marker(len(results) - MAX_RESULTS, "duplicate results")]
     if not results:
         parts += [Text(""), heading("result", theme), muted(_waiting(call, now), theme)]
     parts += params if first else []
@@ -68,11 +81,16 @@ def render_call(
     return Group(*parts)
 
 
+def with_request_diff(call: Call, request: Request, results: list[Result]) -> list[Result]:
+    """``results`` with the first one's diff computed from the request when its result carries none
+    (see below); the detail pane keeps what this gives, so a big edit's diff is computed once."""
+    first = _with_request_diff(call.tool, request, results[0]) if results else None
+    return results if first is None or first is results[0] else [first, *results[1:]]
+
+
 def _with_request_diff(tool: str, request: Request, result: Result) -> Result:
     """A successful file change whose result carries no diff (no structuredPatch), with the diff
     computed from the request's own parameters (computed here, when shown, not when read)."""
-    from dataclasses import replace
-
     import inspector.protocols.claude.edits as claude_edits
 
     details = result.details
@@ -103,11 +121,14 @@ def _raw_records(request: Request, results: list[Result], theme: RenderTheme, wi
     if request.raw is not None:
         refs.append(request.raw)
         labels.append("request")
-    for index, result in enumerate(results):
+    for index, result in enumerate(results[:MAX_RESULTS]):
         if result.raw is not None:
             refs.append(result.raw)
             labels.append("result" if index == 0 else f"duplicate result {index}")
-    return render_raw(refs, theme=theme, width=width, labels=labels)
+    shown = render_raw(refs, theme=theme, width=width, labels=labels)
+    if len(results) <= MAX_RESULTS:
+        return shown
+    return Group(shown, Text(""), cut_marker(len(results) - MAX_RESULTS, "duplicate results' records"))
 
 
 def call_header(call: Call, theme: RenderTheme, now: float | None) -> Text:
@@ -213,9 +234,16 @@ def _flags(call: Call, theme: RenderTheme) -> Text:
 def _errors(results: list[Result], theme: RenderTheme) -> RenderableType:
     """Error codes and messages of the results that carry one (before anything else)."""
     parts: list[RenderableType] = [Text(""), heading("error", theme)]
+    said = 0
     for number, result in enumerate(results, start=1):
         if not (result.error_code or result.error_message):
             continue
+        if said == MAX_RESULTS:
+            parts.append(
+                cut_marker(sum(1 for r in results[number - 1 :] if r.error_code or r.error_message), "errors")
+            )
+            break
+        said += 1
         line = Text()
         if len(results) > 1:
             line.append(f"result {number}: ", Style(color=theme.muted))
@@ -223,7 +251,8 @@ def _errors(results: list[Result], theme: RenderTheme) -> RenderableType:
             line.append(inline(result.error_code, 120), Style(color=theme.failed, bold=True))
             line.append("  ")
         if result.error_message:
-            line.append_text(safe_text(result.error_message, style=Style(color=theme.failed)))
+            limits = DEFAULT_LIMITS if said == 1 else _duplicate(DEFAULT_LIMITS)
+            line.append_text(safe_text(result.error_message, style=Style(color=theme.failed), limits=limits))
         parts.append(line)
     return Group(*parts)
 
@@ -318,7 +347,7 @@ def render_item(
     if isinstance(item, Call):
         from inspector.sources.session import hydrate
 
-        request, results = hydrate(item)
+        request, results = hydrate(item, most=MAX_RESULTS)
         return render_call(
             item,
             request,

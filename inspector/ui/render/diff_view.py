@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from rich.console import Group, RenderableType
 from rich.style import Style
@@ -102,8 +102,9 @@ def render_diff(
             view.add_full(cut_marker(rest, "diff lines"))
             break
         view.add_full(_hunk_header(hunk, styles))
-        lines = _highlighted(hunk, lexer, theme.syntax_style, limits)
-        shown, cut = lines[:budget], len(lines) - budget
+        budget -= 1 if hunk_index else 0  # a later hunk's header is a line: 100,000 empty hunks were shown
+        shown = _highlighted(hunk.lines[:budget], lexer, theme.syntax_style, limits)  # only what shows
+        cut = len(hunk.lines) - budget
         budget -= len(shown)
         _mark_words(shown, styles)
         if side_by_side:
@@ -128,9 +129,17 @@ def render_diffs(
     """Several files' diffs one after the other."""
     if not diffs:
         return Text("(empty diff)", Style(color=theme.muted, italic=True))
-    parts = [
-        render_diff(d, width=width, theme=theme, side_by_side=side_by_side, limits=limits) for d in diffs
-    ]
+    parts: list[RenderableType] = []
+    left = limits.lines  # one budget for all the files: each alone within it, a thousand were not
+    for index, file_diff in enumerate(diffs):
+        if left <= 0:
+            parts.append(cut_marker(len(diffs) - index, "files"))
+            break
+        shown = replace(limits, lines=left)
+        parts.append(
+            render_diff(file_diff, width=width, theme=theme, side_by_side=side_by_side, limits=shown)
+        )
+        left -= 1 + sum(len(hunk.lines) + 1 for hunk in file_diff.hunks) or 1
     return parts[0] if len(parts) == 1 else Group(*parts)
 
 
@@ -170,14 +179,14 @@ def _number_width(file_diff: FileDiff) -> int:
     return max(3, len(str(largest)))
 
 
-def _highlighted(hunk: Hunk, lexer, style_name: str, limits: Limits) -> list[_Line]:
-    """The hunk's lines with text highlighted per side (old: context and removed; new: context and added)."""
-    old_side = [line.text for line in hunk.lines if line.kind in " -"]
-    new_side = [line.text for line in hunk.lines if line.kind in " +"]
+def _highlighted(hunk_lines: list[DiffLine], lexer, style_name: str, limits: Limits) -> list[_Line]:
+    """Lines of a hunk with text highlighted per side (old: context and removed; new: context and added)."""
+    old_side = [line.text for line in hunk_lines if line.kind in " -"]
+    new_side = [line.text for line in hunk_lines if line.kind in " +"]
     old_texts = iter(highlight_lines(old_side, lexer, style_name, limits))
     new_texts = iter(highlight_lines(new_side, lexer, style_name, limits))
     out = []
-    for line in hunk.lines:
+    for line in hunk_lines:
         if line.kind == " ":
             text = next(new_texts)
             next(old_texts)

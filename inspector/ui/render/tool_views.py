@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from rich.console import Group, RenderableType
@@ -56,6 +57,9 @@ def todo_view(detail: TodoDetail, theme: RenderTheme, limits: Limits) -> Rendera
             if index:
                 gone.append("\n")
             gone.append_text(_todo_line(item, theme, Style(color=theme.muted, strike=True)))
+        if len(removed) > limits.lines:
+            gone.append("\n")
+            gone.append_text(cut_marker(len(removed) - limits.lines, "items"))
         parts.append(gone)
     return Group(*parts)
 
@@ -130,22 +134,29 @@ def search_view(detail: SearchDetail, theme: RenderTheme, limits: Limits) -> Ren
         theme,
     )
     parts: list[RenderableType] = [summary]
-    for entry in detail.results[: limits.lines]:
-        parts.append(_search_entry(entry, theme, limits))
-    if len(detail.results) > limits.lines:
-        parts.append(cut_marker(len(detail.results) - limits.lines, "results"))
+    left = limits.lines  # one budget for every result and link: each alone within it could still be
+    for index, entry in enumerate(detail.results):  # thousands of results of thousands of links each
+        if left <= 0:
+            parts.append(cut_marker(len(detail.results) - index, "results"))
+            break
+        shown, used = _search_entry(entry, theme, replace(limits, lines=left))
+        parts.append(shown)
+        left -= max(1, used)
     if not detail.results:
         parts.append(muted("(no results)", theme))
     return Group(*parts)
 
 
-def _search_entry(entry: Any, theme: RenderTheme, limits: Limits) -> RenderableType:
+def _search_entry(entry: Any, theme: RenderTheme, limits: Limits) -> tuple[RenderableType, int]:
+    """One search result and about how many lines of ``limits.lines`` it took."""
     if isinstance(entry, str):
-        return safe_text(entry, limits=limits)
+        text = safe_text(entry, limits=limits)
+        return text, text.plain.count("\n") + 1
     links = entry.get("content") if isinstance(entry, dict) else None
     if isinstance(links, list) and all(isinstance(link, dict) for link in links):
         text = Text()
-        for index, link in enumerate(links[: limits.lines]):
+        shown = links[: max(1, limits.lines // 2)]  # two lines a link
+        for index, link in enumerate(shown):
             if index:
                 text.append("\n")
             text.append("• ")
@@ -153,8 +164,12 @@ def _search_entry(entry: Any, theme: RenderTheme, limits: Limits) -> RenderableT
             if link.get("url"):
                 text.append("\n  ")
                 text.append(inline(link["url"], 500), Style(color=theme.json_string, underline=True))
-        return text if links else muted("(no links)", theme)
-    return render_value(entry, theme, limits)
+        if len(links) > len(shown):
+            text.append("\n")
+            text.append_text(cut_marker(len(links) - len(shown), "links"))
+        return (text if links else muted("(no links)", theme)), 2 * len(shown) + 1
+    value = render_value(entry, theme, limits)
+    return value, value.plain.count("\n") + 1
 
 
 # -- subagent tasks ------------------------------------------------------------------------------

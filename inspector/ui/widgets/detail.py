@@ -17,6 +17,7 @@ from inspector.sources.session import hydrate
 from inspector.textsafe import one_line
 from inspector.ui import keys
 from inspector.ui.render import RenderTheme, render_call, render_item
+from inspector.ui.render.call_view import MAX_RESULTS, with_request_diff
 from inspector.ui.render.marks import Marked
 from inspector.ui.render.rows import needs_ticks
 
@@ -92,7 +93,8 @@ class DetailPane(VerticalScroll, can_focus=True):
         cached = self._hydrated
         if cached is not None and cached[0] is call and cached[1] == len(call.results):
             return cached[2], cached[3]
-        request, results = hydrate(call)
+        request, results = hydrate(call, most=MAX_RESULTS)  # the detail shows no more
+        results = with_request_diff(call, request, results)
         self._hydrated = (call, len(call.results), request, results)
         return request, results
 
