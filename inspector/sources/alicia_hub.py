@@ -222,6 +222,10 @@ class HubSource(RoleClaim):
             except Exception:  # noqa: BLE001 - it is gone already
                 pass
 
+    def note_final(self, reason: str) -> None:
+        """The room was lost for a reason another try would undo: said once, and not joined again."""
+        self.room_event("connection", one_line(self.redact(reason), 400))
+
     def note_retry(self, attempt: int, delay: float, reason: str) -> None:
         words = one_line(self.redact(reason), 400)
         self._set_state(status=SourceStatus.RECONNECTING, detail=words, attempt=attempt, retry_in=delay)

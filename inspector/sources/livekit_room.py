@@ -246,6 +246,10 @@ class LiveKitSource(PacketSource):
         """Drop a lost room before joining again (the state is left as it is)."""
         await self._drop_room()
 
+    def note_final(self, reason: str) -> None:
+        """The room was lost for a reason another try would undo: said once, and not joined again."""
+        self.room_event("connection", one_line(self.redact(reason), 400))
+
     def note_retry(self, attempt: int, delay: float, reason: str) -> None:
         """Say that the room is out of reach and when the next try is (state and list)."""
         self._stopping = False

@@ -2,7 +2,9 @@
 
 Tries go on until the user stops (the default) or, with ``give_up_after``, until the room has been out
 of reach that many seconds in a row. A refused token or a malformed URL is not retried: waiting cannot
-fix it. The source's state says what is happening: reconnecting, the attempt, the next try.
+fix it, nor is a room the server ended on purpose (deleted it, removed this participant, or let another
+join with the same identity: two inspectors with one identity would push each other out for ever). The
+source's state says what is happening: reconnecting, the attempt, the next try.
 """
 
 from __future__ import annotations
@@ -28,6 +30,23 @@ _FINAL = (
 )
 
 
+_ENDED_ON_PURPOSE = {
+    # sources/livekit_room.py's words for the SDK's DisconnectReason: the server ended this participant on
+    # purpose, and joining again would undo it
+    "another participant joined with the same identity": (
+        "two inspectors with one identity push each other out of the room for ever: give each its own "
+        "--identity"
+    ),
+    "the room was deleted": "joining again would create the room anew, empty",
+    "removed from the room by the server": "the server removed this participant on purpose",
+}
+
+
+def ended_on_purpose(reason: str) -> str | None:
+    """Why a lost room is not joined again (the server ended this participant on purpose), or None."""
+    return next((why for words, why in _ENDED_ON_PURPOSE.items() if reason.startswith(words)), None)
+
+
 @dataclass
 class Outcome:
     """How staying joined ended: ``stopped`` by the user, or given up (``joined`` ever or not)."""
@@ -51,6 +70,9 @@ class Rejoinable(Protocol):
     async def leave_quietly(self) -> None: ...
 
     def note_retry(self, attempt: int, delay: float, reason: str) -> None: ...
+
+    def note_final(self, reason: str) -> None:
+        """Say that the room, lost for ``reason``, is not joined again (the state stays disconnected)."""
 
 
 def retryable(reason: str) -> bool:
@@ -89,6 +111,11 @@ async def stay_joined(source: Rejoinable, stop: asyncio.Event, *, give_up_after:
                 break
             reason = source.state.detail or "the connection was lost"
             await source.leave_quietly()
+            why = ended_on_purpose(reason)
+            if why is not None:
+                final = f"{reason}: not joining again ({why})"
+                source.note_final(final)
+                return Outcome(False, joined, final)
         now = time.monotonic()
         out_since = out_since if out_since is not None else now
         if give_up_after is not None and now - out_since >= give_up_after:
@@ -103,4 +130,4 @@ async def stay_joined(source: Rejoinable, stop: asyncio.Event, *, give_up_after:
     return Outcome(True, joined)
 
 
-__all__ = ["Outcome", "Rejoinable", "backoff", "retryable", "stay_joined"]
+__all__ = ["Outcome", "Rejoinable", "backoff", "ended_on_purpose", "retryable", "stay_joined"]

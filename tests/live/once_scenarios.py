@@ -128,4 +128,48 @@ async def late_join(out: str) -> dict:
     return {"live": live, "dump": dump, "check": check}
 
 
-SCENARIOS = {"answer_once": answer_once, "late_join": late_join}
+async def ended_on_purpose(out: str) -> dict:
+    """Two inspectors with one identity, then (on the real server) the room deleted: neither rejoins."""
+    async with serve() as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": server.api_secret,
+        }
+        args = [
+            "live",
+            "--no-ui",
+            "--json",
+            "--room",
+            ROOM_NAME,
+            "--no-record",
+            "--identity",
+            "inspector-same",
+        ]
+        first = asyncio.ensure_future(run_cli(args, env, timeout=60))
+        await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)
+        second = asyncio.ensure_future(run_cli(args, env, timeout=60))
+        # the first is pushed out and stays out: ended on its own; the second stays until stopped
+        pushed_out = await asyncio.wait_for(first, 60)
+        await asyncio.sleep(2.0)  # a rejoin, were one tried, would push the second out in this time
+        in_room = [p.identity for p in server.participants(ROOM_NAME)]
+        deleted = None
+        if hasattr(server, "delete_room"):  # the real server's RoomService
+            await server.delete_room(ROOM_NAME)
+            deleted = await asyncio.wait_for(second, 60)
+            await asyncio.sleep(2.0)
+            in_room_after = [p.identity for p in server.participants(ROOM_NAME)]
+        else:
+            second.cancel()
+            in_room_after = []
+        return {
+            "pushed_out": pushed_out,
+            "in_room": in_room,
+            "deleted": deleted,
+            "in_room_after": in_room_after,
+            "server": "real" if deleted is not None else "loopback",
+        }
+
+
+SCENARIOS = {"answer_once": answer_once, "late_join": late_join, "ended_on_purpose": ended_on_purpose}

@@ -250,8 +250,8 @@ class RealServer:
         self._rooms[identity] = room
         return mint_token(self.api_key, self.api_secret, identity, room, **options)
 
-    def _twirp(self, method: str, body: dict[str, Any], room: str) -> dict[str, Any]:
-        admin = _admin_token(self.api_key, self.api_secret, room)
+    def _twirp(self, method: str, body: dict[str, Any], room: str, **grants: bool) -> dict[str, Any]:
+        admin = _admin_token(self.api_key, self.api_secret, room, **grants)
         request = urllib.request.Request(
             f"http://127.0.0.1:{self.port}/twirp/livekit.RoomService/{method}",
             data=json.dumps(body).encode(),
@@ -275,6 +275,10 @@ class RealServer:
             listed.append(Listed(p.get("identity", ""), bool(grants.get("hidden")), bool(publish)))
         return listed
 
+    async def delete_room(self, room: str) -> None:
+        """DeleteRoom: everyone in it is told the room was deleted (a RoomService call needs roomCreate)."""
+        await asyncio.to_thread(self._twirp, "DeleteRoom", {"room": room}, room, roomCreate=True)
+
     async def remove(self, identity: str, room: str | None = None) -> bool:
         room = room or self._rooms.get(identity, "")
         await asyncio.to_thread(self._twirp, "RemoveParticipant", {"room": room, "identity": identity}, room)
@@ -285,14 +289,14 @@ class RealServer:
         return await self.remove(identity, room)
 
 
-def _admin_token(key: str, secret: str, room: str) -> str:
-    """A RoomService token for ``room`` (roomAdmin), as a server SDK signs one."""
+def _admin_token(key: str, secret: str, room: str, **grants: bool) -> str:
+    """A RoomService token for ``room`` (roomAdmin, and ``grants``), as a server SDK signs one."""
     import time
 
     import jwt
 
     now = int(time.time())
-    video = {"roomAdmin": True, "room": room}
+    video = {"roomAdmin": True, "room": room, **grants}
     claims = {"iss": key, "sub": "test-admin", "nbf": now, "exp": now + 600, "video": video}
     return jwt.encode(claims, secret, algorithm="HS256")
 

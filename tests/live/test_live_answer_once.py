@@ -68,3 +68,27 @@ def test_a_result_for_a_request_sent_before_the_inspector_joined_is_not_an_orpha
 
 def unseen_where(dumped: list[dict]) -> str:
     return next(d["where"] for d in dumped if d.get("orphan_result") == "r_before")
+
+
+def test_a_room_the_server_ended_on_purpose_is_not_joined_again(scenario):
+    """Rejoining would undo what the server did: two inspectors with one identity pushed each other out
+    every half second for ever (the real server), and a deleted room was created again by the rejoin."""
+    r = scenario("ended_on_purpose", timeout=200)
+    out = r["pushed_out"]
+    assert out["code"] == 1 and "Traceback" not in out["stderr"], out["stderr"]
+    texts = [json.loads(line).get("text", "") for line in out["stdout"].splitlines()]
+    assert sum(t.startswith("connected to room") for t in texts) == 1  # joined once, never again
+    assert (
+        "another participant joined with the same identity: not joining again (two inspectors with one "
+        "identity push each other out of the room for ever: give each its own --identity)" in texts
+    )
+    assert "not joining again" in out["stderr"]
+    assert r["in_room"] == ["inspector-same"]  # the second one stayed
+    if r["server"] == "real":
+        deleted = r["deleted"]
+        assert deleted["code"] == 1, deleted["stderr"]
+        texts = [json.loads(line).get("text", "") for line in deleted["stdout"].splitlines()]
+        assert texts[-1] == (
+            "the room was deleted: not joining again (joining again would create the room anew, empty)"
+        )
+        assert r["in_room_after"] == []  # not created again
