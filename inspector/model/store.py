@@ -99,6 +99,8 @@ class CallStore:
         """The last moment the session began to listen to a conversation already under way (a room event
         with ``unseen: "before"``: participants already in the room, a hub joined, a rejoin): a result
         soon after it whose request is unknown may answer one sent before, not seen (rooms keep no history)."""
+        self._server_last: dict[tuple[str, str], int] = {}  # per conversation: the last server stanzaId seen
+        self._gapless: dict[tuple[str, str], bool] = {}  # since listening began: no server stanzaId skipped
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
         self.malformed: list[Malformed] = []
         """The malformed records kept whole: the first ``MALFORMED_KEPT``, then one per kind standing for
@@ -157,6 +159,8 @@ class CallStore:
             last = self.last_ts
             if isinstance(ts, (int, float)) and (last is None or ts > last) and math.isfinite(ts):
                 self.last_ts = float(ts)
+        if self.listening_since is not None:  # a live Alicia session (or its recording): stanzas tell gaps
+            self._note_stanza(event, ns)
         # the common kinds by their exact type first (a request, a result: two thirds of the events)
         if kind is Request:
             item: Item = self._add_request(event, ns)  # type: ignore[arg-type]
@@ -171,6 +175,7 @@ class CallStore:
             item = event
             if event.extra and event.extra.get("unseen") == "before" and isinstance(ts, (int, float)):
                 self.listening_since = float(ts)
+                self._gapless = {}  # what the server sent before may have been missed: seen again below
             self._place(event, event.parent_id, ns)
         elif isinstance(event, Adopt):
             adopted = self._adopt(event, ns)
@@ -301,6 +306,20 @@ class CallStore:
                 if isinstance(child, Call):
                     self._fix_depths(child)
 
+    def _note_stanza(self, event: Event, ns: str) -> None:
+        """The server numbers its envelopes -1, -2, ... per conversation: the first one seen since the
+        session began listening tells whether any before it was missed (it is one below the last seen)."""
+        extra = getattr(event, "extra", None)
+        stanza = extra.get("stanzaId") if extra else None
+        if type(stanza) is not int or stanza >= 0:
+            return
+        key = (ns, getattr(event, "group", ""))
+        last = self._server_last.get(key, 0)
+        if key not in self._gapless:
+            self._gapless[key] = stanza == last - 1
+        if stanza < last:
+            self._server_last[key] = stanza
+
     def _add_request(self, request: Request, ns: str) -> Call:
         if not self.keep_payloads:
             request.params = None
@@ -386,7 +405,13 @@ class CallStore:
         if call is None:
             since = result.ts if result.ts is not None else self.clock.now()
             listening = self.listening_since
-            unseen = listening if listening is not None and since - listening <= self.hold.seconds else None
+            unseen = (
+                listening
+                if listening is not None
+                and since - listening <= self.hold.seconds
+                and not self._gapless.get((ns, group), False)  # every server envelope seen: an orphan
+                else None
+            )
             orphan = OrphanResult(
                 result, seq=len(self.orphans) + 1, since=since, window=self.hold, unseen_before=unseen
             )

@@ -223,3 +223,26 @@ def test_the_mark_is_recorded_and_read_back(tmp_path):
     again = CallStore()
     load([str(path)], again)
     assert again.listening_since == 1000.0
+
+
+def test_when_every_server_stanza_was_seen_a_result_without_request_is_an_orphan_again():
+    """The server numbers its envelopes -1, -2, ...: seeing -1 first after joining means nothing it sent
+    was missed, so an unknown id is an orphan; seeing -5 first means -1..-4 went by unseen."""
+
+    def joined(first_stanza: int) -> CallStore:
+        s = store()
+        mark = {"unseen": "before"}
+        s.ingest(Message(kind="participant", text="agent is in the room", ts=1000.0, extra=mark))
+        s.ingest(Message(kind="UserMessage", group="g", ts=1001.0, extra={"stanzaId": first_stanza}))
+        return s
+
+    complete = joined(-1)
+    assert complete.ingest(make_result("ghost", ts=1002.0)).unseen_before is None
+    missed = joined(-5)
+    assert missed.ingest(make_result("ghost", ts=1002.0)).unseen_before == 1000.0
+    # a rejoin: the next server stanza follows the last one seen (none missed), or skips some
+    for following, unseen in ((-2, None), (-4, 1010.0)):
+        s = joined(-1)
+        s.ingest(Message(kind="connection", text="connected", ts=1010.0, extra={"unseen": "before"}))
+        s.ingest(Message(kind="AssistantMessage", group="g", ts=1011.0, extra={"stanzaId": following}))
+        assert s.ingest(make_result("ghost", ts=1012.0)).unseen_before == unseen
