@@ -245,6 +245,11 @@ def _stats_rows(figures: dict[str, Any]) -> tuple[str, list[tuple[str, str]]]:
         ("calls", f"{figures['calls']} ({figures['top_level']} top level, {figures['nested']} nested)"),
         ("states", ", ".join(f"{k} {v}" for k, v in figures["states"].items() if v) or "-"),
         ("orphan results", figures["orphan_results"]),
+        *(
+            [("results of unseen requests", figures["unseen_results"])]
+            if figures.get("unseen_results")
+            else []
+        ),
         ("duplicate results", figures["duplicate_results"]),
         ("late results", figures["late_results"]),
         ("protocol violations", figures["protocol_violations"]),

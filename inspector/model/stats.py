@@ -75,12 +75,16 @@ def session_figures(
     tools = sorted(by_tool.values(), key=lambda f: (-f.count, f.tool))
     latencies.sort()
     p50, p90, p99 = (percentile(latencies, f) for f in (0.5, 0.9, 0.99))
+    unseen = sum(1 for orphan in store.orphans if orphan.unseen_before is not None)
     return {
         "calls": calls,
         "top_level": top_level,
         "nested": calls - top_level,
         "states": states,
-        "orphan_results": len(store.orphans),
+        "orphan_results": len(store.orphans) - unseen,
+        # results whose request may have come before the session listened (a room joined late): only
+        # where there are some
+        **({"unseen_results": unseen} if unseen else {}),
         "duplicate_results": store.duplicate_results,
         "late_results": late,
         "protocol_violations": violations,

@@ -125,7 +125,8 @@ async def late_join(out: str) -> dict:
         await agent.room.disconnect()
     dump = await run_cli(["dump", "--json", path], os.environ)
     check = await run_cli(["check", path], os.environ)
-    return {"live": live, "dump": dump, "check": check}
+    stats = await run_cli(["stats", "--json", path], os.environ)
+    return {"live": live, "dump": dump, "check": check, "stats": stats}
 
 
 async def ended_on_purpose(out: str) -> dict:

@@ -64,6 +64,8 @@ def test_a_result_for_a_request_sent_before_the_inspector_joined_is_not_an_orpha
     } in dumped
     assert r["check"]["code"] == 0, r["check"]["stdout"] + r["check"]["stderr"]
     assert "no orphan" in r["check"]["stdout"]
+    figures = json.loads(r["stats"]["stdout"])
+    assert (figures["orphan_results"], figures["unseen_results"]) == (0, 1)
 
 
 def unseen_where(dumped: list[dict]) -> str:

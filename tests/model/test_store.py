@@ -206,6 +206,9 @@ def test_a_result_soon_after_the_session_began_listening_may_answer_a_request_it
     assert [what for _, what in problems(s, 2000.0)] == [
         "orphan result for id 'never_asked': no request has that id"
     ]
+    figures = session_stats(s)
+    assert figures["orphan_results"] == 1 and figures["unseen_results"] == 1
+    assert "unseen_results" not in session_stats(store())  # only where there are some
     # a message without the mark (a participant who joined after the inspector) changes nothing
     fresh = store()
     fresh.ingest(Message(kind="participant", text="agent joined", ts=1000.0, extra={"change": "joined"}))
