@@ -137,13 +137,29 @@ def claude_files(path: Path) -> list[Path]:
     if folder.is_dir():
         files += sorted(folder.rglob("agent-*.jsonl"))
     named = set()
-    for record in _lines(path):
+    asked = set()  # the prompts of the session's Task/Agent calls
+    records = _lines(path)
+    for record in records:
         result = record.get("toolUseResult")
         if isinstance(result, dict) and isinstance(result.get("agentId"), str):
             named.add(result["agentId"])
+        for block in _claude_blocks(record):
+            given = block.get("input") if block.get("type") == "tool_use" else None
+            if block.get("name") in ("Task", "Agent") and isinstance(given, dict):
+                asked.add(given.get("prompt"))
     for agent_id in sorted(named):
         beside = path.parent / f"agent-{agent_id}.jsonl"
         if beside.is_file() and beside not in files:
+            files.append(beside)
+    # 2.0.x: an agent whose call got no result naming it (interrupted, or still running) is found beside
+    # the session by its session id and its first message, the call's prompt
+    session = next((r["sessionId"] for r in records if isinstance(r.get("sessionId"), str)), path.stem)
+    for beside in sorted(path.parent.glob("agent-*.jsonl")):
+        if beside in files:
+            continue
+        first = next((r for r in _lines(beside) if r.get("type") == "user"), {})
+        said = first.get("message", {}).get("content") if isinstance(first.get("message"), dict) else None
+        if first.get("sessionId") == session and isinstance(said, str) and said in asked:
             files.append(beside)
     return files
 
@@ -167,6 +183,9 @@ def _claude_refusal(text: str) -> str | None:
         words in text[:300] for words in ("but you haven't granted it", "was blocked. For security")
     ):
         return "denied"
+    first_line = text.split("\n", 1)[0]
+    if first_line.startswith(("This ", "The following ")) and "requires approval" in first_line:
+        return "denied"  # 2.0.76, a command refused where nobody can approve it ('claude -p')
     return None
 
 
