@@ -28,6 +28,9 @@ from inspector.sources.base import Source, SourceStatus
 MAX_BODY = 16 * 1024 * 1024
 """Bytes a request body may have, before and after decompression."""
 PATHS = {"/v1/traces": "traces", "/v1/logs": "logs"}
+PEER_TIMEOUT = 30.0
+"""Seconds a peer may stay silent in the middle of a request (its headers or its body) before the
+connection is closed: a peer that declared more bytes than it sent held a thread forever."""
 
 
 class BodyError(ValueError):
@@ -184,10 +187,12 @@ class OtlpSource(Source):
         port: int = 4318,
         max_body: int = MAX_BODY,
         record: IO[str] | None = None,
+        peer_timeout: float = PEER_TIMEOUT,
     ) -> None:
         super().__init__()
         self.store = store
         self.host, self.port, self.max_body = host, port, max_body
+        self.peer_timeout = peer_timeout
         self.record = record
         self.decoder = otlp.Decoder()
         self.requests = 0
@@ -250,6 +255,13 @@ class OtlpSource(Source):
 
         class Handler(BaseHTTPRequestHandler):
             protocol_version = "HTTP/1.1"
+            timeout = source.peer_timeout
+
+            def handle(self) -> None:
+                try:
+                    super().handle()
+                except OSError:  # the peer went away or went silent (a timeout): only its request is lost
+                    self.close_connection = True
 
             def do_POST(self) -> None:  # noqa: N802 - the http.server name
                 signal = PATHS.get(self.path.split("?", 1)[0])
@@ -265,7 +277,24 @@ class OtlpSource(Source):
                     source.refused += 1
                     self._reply(413, f"body over {source.max_body} bytes", close=True)
                     return
-                body = self.rfile.read(length)
+                where = f"POST /v1/{signal} #{source.requests + 1}"
+                try:
+                    body = self.rfile.read(length)
+                except OSError as exc:  # silent past the timeout, or reset: said, and the connection closed
+                    source.refused += 1
+                    why = (
+                        "the peer stopped sending"
+                        if isinstance(exc, TimeoutError)
+                        else "the connection broke"
+                    )
+                    source._call(source.refuse, where, f"{why} after {length:,} bytes were announced")
+                    self.close_connection = True
+                    return
+                if len(body) < length:  # the peer closed the connection before sending it all
+                    source.refused += 1
+                    source._call(source.refuse, where, f"body cut short: {len(body):,} of {length:,} bytes")
+                    self.close_connection = True
+                    return
                 kind = (self.headers.get("Content-Type") or "application/x-protobuf").lower()
                 try:
                     data = _inflate(
@@ -274,8 +303,8 @@ class OtlpSource(Source):
                     value, note = body_json(signal, data, kind)
                 except BodyError as exc:
                     source.refused += 1
+                    source._call(source.refuse, where, str(exc))  # said before the answer, which may fail
                     self._reply(400, str(exc))
-                    source._call(source.refuse, f"POST /v1/{signal} #{source.requests + 1}", str(exc))
                     return
                 source.requests += 1
                 source._call(source.take, value, f"POST /v1/{signal} #{source.requests}", note)
@@ -295,7 +324,7 @@ class OtlpSource(Source):
                     self.send_header("Connection", "close")
                     self.close_connection = True
                 self.end_headers()
-                self.wfile.write(body)
+                self.wfile.write(body)  # a peer gone meanwhile: OSError, caught in handle()
 
             def log_message(self, *args: Any) -> None:
                 pass
