@@ -68,6 +68,7 @@ a deleted session's subagents), written here again from those layouts alone.
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import sys
@@ -157,11 +158,31 @@ def claude_files(path: Path) -> list[Path]:
     for beside in sorted(path.parent.glob("agent-*.jsonl")):
         if beside in files:
             continue
-        first = next((r for r in _lines(beside) if r.get("type") == "user"), {})
+        first = _first_user(beside)
         said = first.get("message", {}).get("content") if isinstance(first.get("message"), dict) else None
         if first.get("sessionId") == session and isinstance(said, str) and said in asked:
             files.append(beside)
     return files
+
+
+def _first_user(path: Path) -> dict:
+    """The first user record of a file (read up to it; a folder's agent files are asked by each session,
+    kept while the file is unchanged)."""
+    seen = path.stat()
+    return _first_user_of(path, seen.st_mtime_ns, seen.st_size)
+
+
+@functools.lru_cache(maxsize=4096)
+def _first_user_of(path: Path, _mtime: int, _size: int) -> dict:
+    with open(path, "rb") as lines:
+        for line in lines:
+            try:
+                record = json.loads(line)
+            except ValueError:
+                continue
+            if isinstance(record, dict) and record.get("type") == "user":
+                return record
+    return {}
 
 
 def _progress_copy(record: dict, own_files: set[str]) -> dict | None:
