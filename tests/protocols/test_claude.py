@@ -503,8 +503,8 @@ def test_a_missing_file_raises_oserror():
 
 
 def test_lines_split_across_tiny_blocks_keep_exact_offsets(tmp_path, monkeypatch):
-    monkeypatch.setattr(claude._Lines, "BLOCK", 5)
-    monkeypatch.setattr(claude._Lines, "_pool", [])
+    monkeypatch.setattr(claude, "BLOCK", 5)
+    monkeypatch.setattr(claude, "_POOL", [])
     records = call("toolu_a", "Write", {"file_path": "/x", "content": "é" * 3000}) + call(
         "toolu_b", "LS", {"path": "/"}
     )

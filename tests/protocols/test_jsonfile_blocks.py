@@ -1,6 +1,6 @@
-"""A JSON Lines file read in blocks (``jsonfile._block_lines``) gives the chunks the line-by-line read
-gives: the same values, errors, line numbers and byte spans, whatever block a line starts, ends or
-spans (issue 23: the blocks are cut in C, the lines decoded from views)."""
+"""A JSON Lines file read in blocks (``jsonfile._block_lines``, over common/lineblocks.py) gives the chunks
+the line-by-line read gives: the same values, errors, line numbers and byte spans, whatever block a line
+starts, ends or spans (issue 23: the blocks are cut in C, the lines decoded from views)."""
 
 from __future__ import annotations
 
@@ -30,9 +30,9 @@ LINES = [
 
 
 def by_lines(path) -> list[tuple]:
-    """The chunks as the line-by-line read gives them (the reference)."""
+    """The chunks as the line-by-line read gives them (the reference: the file's bytes cut at each newline)."""
     with open(path, "rb") as fh:
-        return [_key(chunk) for chunk in _jsonfile._lines(_jsonfile._file_lines(fh))]
+        return [_key(chunk) for chunk in _jsonfile._lines(_jsonfile._split_lines(fh.read()))]
 
 
 def read(path) -> list[tuple]:
@@ -47,7 +47,7 @@ def _key(chunk: _jsonfile.Chunk) -> tuple:
 @pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])
 @pytest.mark.parametrize("final", [b"\n", b"", b"\r\n", b"\r"])
 def test_blocks_give_the_chunks_lines_give(tmp_path, monkeypatch, block, bom, final):
-    monkeypatch.setattr(_jsonfile, "BLOCK", block)
+    monkeypatch.setattr(_jsonfile, "LONG_LINE", block)
     path = tmp_path / "f.jsonl"
     path.write_bytes(bom + b"\n".join(LINES * 3) + final)
     got = read(path)
@@ -60,12 +60,11 @@ def test_blocks_give_the_chunks_lines_give(tmp_path, monkeypatch, block, bom, fi
             assert data[offset + length : offset + length + 1] in (b"\n", b"\r", b"")
 
 
-@pytest.mark.parametrize("block", [5, 50, 1 << 20])
+@pytest.mark.parametrize("block", [5, 50, 64, 100, 1 << 20])
 def test_long_lines_between_blocks_are_read_whole(tmp_path, monkeypatch, block):
     """A line of LONG_LINE bytes or more takes the long line's path (its own buffer, parsed from text
     past HUGE_TEXT) wherever the blocks cut it, and the lines after it are read again in blocks."""
-    monkeypatch.setattr(_jsonfile, "BLOCK", block)
-    monkeypatch.setattr(_jsonfile, "LONG_LINE", 64)
+    monkeypatch.setattr(_jsonfile, "LONG_LINE", block)
     monkeypatch.setattr(values, "HUGE_TEXT", 200)
     big = json.dumps({"k": "z" * 500}).encode()
     near = json.dumps({"k": "y" * 50}).encode()  # about LONG_LINE
@@ -82,12 +81,10 @@ def test_long_lines_between_blocks_are_read_whole(tmp_path, monkeypatch, block):
         ]
 
 
-@pytest.mark.parametrize("block", [7, 64, 1 << 20])
-@pytest.mark.parametrize("long_line", [64, 1 << 20])
-def test_a_file_that_grows_while_it_is_read_is_read_to_its_new_end(tmp_path, monkeypatch, block, long_line):
-    """The blocks' buffer is no larger than the file when its read starts (a small file clears no 2 MB
+@pytest.mark.parametrize("long_line", [7, 64, 100, 1 << 20])
+def test_a_file_that_grows_while_it_is_read_is_read_to_its_new_end(tmp_path, monkeypatch, long_line):
+    """The blocks' buffer is no larger than the file when its read starts (a small file clears no 1 MB
     buffer); lines written while it is read, longer than that buffer, are read as a file of them all is."""
-    monkeypatch.setattr(_jsonfile, "BLOCK", block)
     monkeypatch.setattr(_jsonfile, "LONG_LINE", long_line)
     path = tmp_path / "f.jsonl"
     first = [json.dumps({"n": 1}).encode(), json.dumps({"n": 2}).encode()]

@@ -9,6 +9,7 @@ import pytest
 
 import inspector.protocols.common.jsonfile as _jsonfile
 from inspector.model import values
+from inspector.protocols.common.lineblocks import line_blocks
 
 
 @pytest.fixture
@@ -66,9 +67,11 @@ def test_the_long_line_buffer_is_exactly_the_line(tmp_path, small_limits):
     line = b'{"k": "' + b"z" * 1000 + b'"}\n'
     path = write(tmp_path, [line, b'{"n": 2}\n'])
     with open(path, "rb") as fh:
-        got = list(_jsonfile._file_lines(fh))
-    assert [bytes(x) for x in got] == [line, b'{"n": 2}\n']
-    assert isinstance(got[0], bytearray)
+        got = [
+            (offset, bytes(buffer[:end]), own, len(buffer) == end)
+            for offset, buffer, end, own in line_blocks(fh, 64)
+        ]
+    assert got == [(0, line, True, True), (len(line), b'{"n": 2}\n', False, False)]
 
 
 @pytest.mark.parametrize("bom", [b"", b"\xef\xbb\xbf"])

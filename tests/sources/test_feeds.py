@@ -135,8 +135,8 @@ def test_a_file_load_lets_go_of_the_readers_buffers(tmp_path):
     }
     path.write_text(json.dumps(record) + "\n")
     first = [type(event).__name__ for event in claude.read(str(path))]
-    assert claude._Lines._pool  # kept for the next read
+    assert claude._POOL  # kept for the next read
     files = FileSource(open_paths([str(path)]))
     files.load(lambda progress: None)
-    assert claude._Lines._pool == [] and files.store.message_count == 1
+    assert claude._POOL == [] and files.store.message_count == 1
     assert [type(event).__name__ for event in claude.read(str(path))] == first == ["Message"]

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-from collections.abc import Generator, Iterator
+from collections.abc import Iterator
 from functools import partial
-from io import BufferedReader
 from typing import Any
 
 import inspector.protocols.claude.shape as _shape
@@ -15,6 +14,7 @@ from inspector.protocols.claude.records import ReadState, RecordOrigin, bad, con
 from inspector.protocols.claude.resume import Resume, Together
 from inspector.protocols.claude.rewrite import Rewrite
 from inspector.protocols.claude.subagents import AgentFile, Planner, SiblingAgents, agent_id_of, is_agent_file
+from inspector.protocols.common.lineblocks import line_blocks, take_text
 from inspector.protocols.format import Format
 from inspector.protocols.sniffers.claude import sniff
 from inspector.userpath import open_binary
@@ -137,159 +137,69 @@ def _decode_line(line: bytes | str, raw: RawRef, state: ReadState) -> list[Event
 # -- lines -------------------------------------------------------------------------------------------
 
 
-class _Lines:
-    """The lines of a binary file as spans of one reused buffer.
-
-    A fresh bytes object per line (``readline``) costs a page fault per 4 KB on the lines of hundreds
-    of kilobytes that transcripts hold (pasted images, file contents); spans of a buffer kept between
-    reads cost nothing. The buffer grows to the longest line and is returned to a small pool.
-    """
-
-    _pool: list[bytearray] = []
-    BLOCK = 1 << 18
-    KEEP = 4 << 20  # buffers up to this size go back to the pool (at most two are kept)
-
-    def __init__(self, fh: BufferedReader) -> None:
-        self.fh = fh
-        self.long_size = 0
-        self.buf = self._pool.pop() if self._pool else bytearray(self.BLOCK)
-        self.view = memoryview(self.buf)
-
-    def spans(self) -> Iterator[tuple[int, int, int]]:
-        """``(start, end, file offset of start)`` per line, newline included; a span of ``view`` is
-        only valid until the next one is asked for, and must be released by then."""
-        buf, filled, start, base = self.buf, 0, 0, 0
-        while True:
-            end = buf.find(b"\n", start, filled)
-            while end >= 0:
-                yield start, end + 1, base + start
-                start = end + 1
-                end = buf.find(b"\n", start, filled)
-            tail = filled - start
-            if start:
-                self.view[:tail] = bytes(self.view[start:filled])
-                base += start
-            start, filled = 0, tail
-            if filled == len(buf):  # a line longer than the buffer: read it whole, as its own bytes
-                size = yield from self._long_line(filled, base)
-                base += size
-                self.buf, self.view = buf, memoryview(buf)
-                buf, filled = self.buf, 0
-                continue
-            count = self.fh.readinto(self.view[filled:])
-            if not count:
-                if filled:
-                    yield 0, filled, base
-                return
-            filled += count
-
-    def _long_line(self, filled: int, base: int) -> Generator[tuple[int, int, int], None, int]:
-        """The line that fills the buffer, read whole into a buffer of its exact size: one copy of a
-        200 MB record (doubling a buffer, or joining pieces, holds two or three at once)."""
-        length = self._line_length(filled)
-        line = bytearray(length)
-        view = memoryview(line)
-        view[:filled] = self.view[:filled]
-        got = filled
-        while got < length:
-            count = self.fh.readinto(view[got:])
-            if not count:
-                break
-            got += count
-        view.release()
-        self.view.release()
-        self.buf, self.view, self.long_size = line, memoryview(line), got
-        del line, view
-        yield 0, got, base
-        self.view.release()
-        self.long_size = 0
-        return got
-
-    def take_long(self, start: int, stop: int) -> str | None:
-        """The long line's text, its bytes dropped (None, bytes kept, when it is not UTF-8)."""
-        try:
-            text = str(self.view[start:stop], "utf-8")
-        except UnicodeDecodeError:
-            return None
-        self.view.release()
-        self.buf, self.view = bytearray(), memoryview(b"")
-        return text
-
-    def _line_length(self, filled: int) -> int:
-        """The length of the line that starts the buffer (read ahead to its newline, then back), in
-        small reads into one scratch buffer: a read of 1 MB at a time copied up to 1 MB past the end of
-        each line of a few hundred kilobytes (a quarter of a transcript's bytes may be in such lines)."""
-        at = self.fh.tell()
-        length = filled
-        scratch = bytearray(1 << 16)
-        while True:
-            count = self.fh.readinto(scratch)
-            if not count:
-                break
-            newline = scratch.find(b"\n", 0, count)
-            if newline >= 0:
-                length += newline + 1
-                break
-            length += count
-        self.fh.seek(at)
-        return length
-
-    def close(self) -> None:
-        self.view.release()
-        if len(self.buf) <= self.KEEP and len(self._pool) < 2:
-            self._pool.append(self.buf)
+BLOCK = 1 << 18
+"""A transcript is read in blocks of this size (common/lineblocks.py); a longer line comes alone."""
+_POOL: list[bytearray] = []
+"""The block buffers kept between reads: a fresh 256 KB buffer costs a page fault per 4 KB."""
 
 
 def release_buffers() -> None:
     """Let go of the read buffers kept for the next read (``protocols.release_buffers``)."""
-    _Lines._pool.clear()
+    _POOL.clear()
 
 
 def _read_file(path: str, session: ReadState, source: RecordOrigin) -> Iterator[Event]:
     line_place = RawRef.line
+    huge = values.HUGE_TEXT
     # The per-line work is inline (a call per line with its eight arguments was a tenth of a read):
-    # blank lines and skipped records cost a few tests of their bytes, a record one parse.
+    # blank lines and skipped records cost a few tests of their bytes, a record one parse. A line is
+    # decoded from a view of the block's buffer: a fresh bytes object per line cost a page fault per
+    # 4 KB on the lines of hundreds of kilobytes that transcripts hold (pasted images, file contents).
     with open_binary(path) as fh:
-        lines = _Lines(fh)
-        try:
-            number = 0
-            skip_agents = session.skip_agents
-            for start, end, offset in lines.spans():
-                number += 1
-                buf = lines.buf
-                if number == 1 and buf.startswith(_BOM, start, end):
-                    start += len(_BOM)
-                    offset += len(_BOM)
-                # the newline (a span holds one, at its end, but for the file's last line), then any
-                # carriage returns before it
-                stop = end - 1 if buf[end - 1] == 10 else end
-                while stop > start and buf[stop - 1] == 13:
-                    stop -= 1
-                if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
-                    continue
-                raw = line_place(path, number, offset, stop - start, NAME)
-                if buf[stop - 1] == 125 and (skip_agents or buf.startswith(b'{"type":"', start, stop)):
-                    # maybe a record skipped whole (_prefilter)
-                    kind = _prefilter(buf, start, stop, skip_agents)
-                    if kind is not None:
-                        yield Skipped(kind, raw.where)
+        number = 0
+        skip_agents = session.skip_agents
+        for base, buf, size, own in line_blocks(fh, BLOCK, _POOL):
+            find = buf.find
+            pos = 0
+            with memoryview(buf) as view:
+                while pos < size:
+                    start = pos
+                    end = find(b"\n", pos, size) + 1 or size
+                    pos = end
+                    number += 1
+                    offset = base + start
+                    if number == 1 and buf.startswith(_BOM, start, end):
+                        start += len(_BOM)
+                        offset += len(_BOM)
+                    # the newline (a line holds one, at its end, but for the file's last line), then any
+                    # carriage returns before it
+                    stop = end - 1 if buf[end - 1] == 10 else end
+                    while stop > start and buf[stop - 1] == 13:
+                        stop -= 1
+                    if stop == start or (buf[start] in _SPACE and not buf[start:stop].strip()):
                         continue
-                del buf
-                events = None
-                if lines.long_size and stop - start > values.HUGE_TEXT:
-                    # a huge line: its text replaces its bytes (the parse holds text and value only)
-                    text = lines.take_long(start, stop)
-                    if text is not None:
-                        events = _decode_bytes(text, raw, session, source)
-                if events is None:
-                    line = lines.view[start:stop]
+                    raw = line_place(path, number, offset, stop - start, NAME)
+                    if buf[stop - 1] == 125 and (skip_agents or buf.startswith(b'{"type":"', start, stop)):
+                        # maybe a record skipped whole (_prefilter)
+                        kind = _prefilter(buf, start, stop, skip_agents)
+                        if kind is not None:
+                            yield Skipped(kind, raw.where)
+                            continue
+                    if own and stop - start > huge:
+                        # a huge line, alone in its buffer: its text replaces its bytes (the parse holds
+                        # text and value only)
+                        view.release()
+                        text = take_text(buf, start, stop)
+                        if text is not None:
+                            yield from _decode_bytes(text, raw, session, source)
+                            continue
+                        view = memoryview(buf)  # not UTF-8: the bytes are kept, and decoded
+                    line = view[start:stop]
                     try:
                         events = _decode_bytes(line, raw, session, source)
                     finally:
                         line.release()
-                yield from events
-        finally:
-            lines.close()
+                    yield from events
 
 
 def _read_agent(file: AgentFile, session: ReadState) -> Iterator[Event]:

@@ -7,8 +7,8 @@ the envelope one (``{timestamp, type, payload}``). See ../shared/reference/agent
 from __future__ import annotations
 
 import os
-from collections.abc import Callable, Iterator
-from typing import Any, BinaryIO
+from collections.abc import Iterator
+from typing import Any
 
 import inspector.protocols.common.reread as _reread
 import inspector.protocols.common.values as _values
@@ -29,6 +29,7 @@ from inspector.protocols.codex.ends import POLLERS, State, end_event, output, un
 from inspector.protocols.codex.hosted import HOSTED as _HOSTED
 from inspector.protocols.codex.hosted import hosted
 from inspector.protocols.codex.threads import nested
+from inspector.protocols.common.lineblocks import line_blocks
 from inspector.protocols.format import Format
 from inspector.protocols.sniffers.codex import _CALLS, _ENVELOPES, _OUTPUTS, sniff
 from inspector.userpath import open_binary
@@ -55,15 +56,7 @@ _ITEM_KINDS = frozenset((*_CALLS, *_OUTPUTS, "web_search_call", *_HOSTED, "messa
 
 _FOLLOWED: dict[str, State] = {}
 
-_decode: Callable[[bytes | memoryview], Any]
-try:  # the parser loads_json tries first (msgspec); what it refuses goes through loads_json
-    from msgspec.json import Decoder as _Decoder
-
-    _decode = _Decoder().decode
-except ImportError:  # pragma: no cover
-
-    def _decode(data: bytes | memoryview) -> Any:
-        raise ValueError("no msgspec: loads_json reads every line")
+_decode = values.fast_loads  # msgspec: what loads_json tries first; what it refuses goes through it
 
 
 # -- the format-module contract ---------------------------------------------------------------------
@@ -84,7 +77,7 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
     number = 0
     payload: Any = None  # a record's payload object, when its type is told by the payload's
     with open_binary(path) as fh:
-        for base, block, size in _blocks(fh):
+        for base, block, size, _own in line_blocks(fh, BLOCK):
             find, pos = block.find, 0
             with memoryview(block) as view:
                 while pos < size:  # each line of the block: decoded from a view of it, no copy
@@ -164,7 +157,7 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
 
 
 BLOCK = 1 << 20
-"""A rollout is read in blocks of about this size, each ending at the end of a line."""
+"""A rollout is read in blocks of this size (common/lineblocks.py); a longer line comes alone."""
 
 
 def _line_end(block: bytes | bytearray, start: int, stop: int) -> int:
@@ -174,37 +167,6 @@ def _line_end(block: bytes | bytearray, start: int, stop: int) -> int:
     while end > start and block[end - 1] == 13:
         end -= 1
     return end
-
-
-def _blocks(fh: BinaryIO) -> Iterator[tuple[int, bytearray, int]]:
-    """``(offset, buffer, size)``: the file in blocks of whole lines, each the first ``size`` bytes of one
-    buffer kept for the whole file (the last may end without a newline). The bytes are read into that
-    buffer: a new block of fresh memory each time, joined to the rest of its last line, cost a fault on
-    every page (1,800 faults, 5 ms of system time, in a 21 MB rollout). What follows a block's last
-    newline is moved to the buffer's start for the next; a line longer than the buffer is read into a new
-    one twice its size (never resized: a view of the old may still be held)."""
-    buffer = bytearray(BLOCK)
-    offset = have = 0  # where the buffer's start is in the file; the bytes of a line carried over there
-    while True:
-        if have == len(buffer):  # one line fills the buffer: a larger one
-            grown = bytearray(2 * len(buffer))
-            grown[:have] = buffer
-            buffer = grown
-        with memoryview(buffer) as view:
-            count = fh.readinto(view[have:])  # type: ignore[attr-defined]
-        if not count:
-            if have:
-                yield offset, buffer, have  # the file's last line, without a newline
-            return
-        size = have + count
-        end = buffer.rfind(b"\n", have, size) + 1
-        if not end:  # the line carried over goes on past this read
-            have = size
-            continue
-        yield offset, buffer, end
-        have = size - end
-        buffer[:have] = buffer[end:size]  # the same length: a move, no resize
-        offset += end
 
 
 def _read_bare(path: str, seen: set[str] | None = None) -> Iterator[Event]:

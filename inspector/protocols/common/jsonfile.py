@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import json
-import os
 import re
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
@@ -11,19 +10,12 @@ from typing import Any, BinaryIO
 
 import inspector.protocols.common.jsondeep as _jsondeep
 from inspector.model import values
+from inspector.protocols.common.lineblocks import line_blocks, take_text
 from inspector.userpath import open_binary
 
 # exact: an integer too long for Python stays its digits (model/values.py), never a ValueError
 _DECODER = _jsondeep.DECODER
-_decode: Callable[[bytes | memoryview], Any]
-try:  # what loads_json tries first (msgspec), called in the line loop; what it refuses goes to loads
-    from msgspec.json import Decoder as _Decoder
-
-    _decode = _Decoder().decode
-except ImportError:  # pragma: no cover
-
-    def _decode(data: bytes | memoryview) -> Any:
-        raise ValueError("no msgspec: loads reads every line")
+_decode = values.fast_loads  # msgspec: what loads_json tries first; what it refuses goes through it
 
 
 _WS = re.compile(r"[ \t\n\r]*")
@@ -213,87 +205,31 @@ def read_chunks(path: str) -> Iterator[Chunk]:
 
 
 LONG_LINE = 1 << 20
-"""A line longer than this is read into a buffer of its exact size (see ``_file_lines``)."""
-
-
-def _file_lines(fh: BinaryIO) -> Iterator[bytes | bytearray]:
-    """The lines of a file, each with its newline. A long line is read whole into a buffer of its own
-    size: reading it by ``readline`` joins pieces and holds two copies of a 200 MB record at once."""
-    while True:
-        piece = fh.readline(LONG_LINE)
-        if not piece:
-            return
-        if len(piece) < LONG_LINE or piece.endswith(b"\n"):
-            yield piece
-            continue
-        at = fh.tell()
-        length = len(piece)
-        while True:  # how long the line is: read ahead to its newline, then come back
-            block = fh.read(LONG_LINE)
-            newline = block.find(b"\n")
-            if newline >= 0 or not block:
-                length += newline + 1 if newline >= 0 else len(block)
-                break
-            length += len(block)
-        fh.seek(at)
-        line = bytearray(length)
-        view = memoryview(line)
-        view[: len(piece)] = piece
-        got = len(piece)
-        del piece
-        while got < length:
-            count = fh.readinto(view[got:])  # type: ignore[attr-defined]
-            if not count:
-                break
-            got += count
-        view.release()
-        yield line if got == length else line[:got]
-        del line
-
-
-BLOCK = 1 << 20
-"""A JSON Lines file is read in blocks of this size and cut into lines in C (``_block_lines``)."""
+"""A JSON Lines file is read in blocks of this size (common/lineblocks.py); a longer line comes alone,
+in a buffer of its exact size (the huge record's path: parsed from its text past ``HUGE_TEXT``)."""
 
 
 def _block_lines(fh: BinaryIO) -> Iterator[Chunk]:
-    """The chunks of a JSON Lines file, as ``_lines(_file_lines(fh))`` gives them, read in blocks.
+    """The chunks of a JSON Lines file, as ``_lines`` gives them for its lines, read in blocks.
 
-    The blocks are read into one buffer, kept for the whole file (a new block's bytes each time, joined
-    to the line the last one ended in, cost a fault on every page of fresh memory: a sixth of the read
-    of a 20 MB session), no larger than the file. A block's newlines are found in C and a line that is a JSON value other than an
-    array (nearly every line) is decoded by msgspec from a view of the buffer (no copy of the line), its
-    chunk made here; any other line (blank, not JSON, an array, the first line: a byte-order mark) goes
-    through ``_line_chunks`` with its newline, as it did. A line of ``LONG_LINE`` bytes or more is read
-    as ``_file_lines`` reads it: whole, into a buffer of its own size (the huge record's path).
+    A block's newlines are found in C and a line that is a JSON value other than an array (nearly every
+    line) is decoded by msgspec from a view of the buffer (no copy of the line), its chunk made here;
+    any other line (blank, not JSON, an array, the first line: a byte-order mark, the last line without
+    a newline) goes through ``_line_chunks`` with its newline, as it did; a line of ``LONG_LINE`` bytes
+    or more, read into a buffer of its own, goes there whole (its buffer emptied past ``HUGE_TEXT``).
     """
-    long_line, block = LONG_LINE, BLOCK
-    full = block + long_line  # a block after what is left of a line shorter than long_line
-    try:
-        left = os.fstat(fh.fileno()).st_size - fh.tell()
-    except (OSError, ValueError, AttributeError):  # not a file of the system's: a buffer of full size
-        left = full
-    buffer = bytearray(max(1, min(full, left + 1)))  # a small file's size: no 2 MB cleared for it
-    offset = 0  # where the buffer's first byte is in the file
     number = 0
-    have = 0  # the bytes of the line the last block ended in the middle of, at the buffer's start
-    view = memoryview(buffer)
-    try:
-        while True:
-            if have == len(buffer):  # the file grew since it was opened: a buffer of full size
-                view.release()
-                grown = bytearray(full)  # have < long_line: the carried line fits, and a block after it
-                grown[:have] = buffer
-                buffer, view = grown, memoryview(grown)
-            count = fh.readinto(view[have : have + block])  # type: ignore[attr-defined]
-            if not count:
-                break
-            size = have + count
-            find = buffer.find
-            pos = 0
-            start = have  # the line carried over holds no newline
-            while (newline := find(b"\n", start, size)) >= 0:
+    for offset, buffer, size, own in line_blocks(fh, LONG_LINE):
+        if own:
+            number += 1
+            yield from _line_of(buffer, offset, number)
+            continue
+        find = buffer.find
+        pos = 0
+        with memoryview(buffer) as view:
+            while (newline := find(b"\n", pos, size)) >= 0:
                 number += 1
-                if newline - pos < long_line and number > 1:
+                if number > 1:  # a line of the buffer is shorter than LONG_LINE
                     try:
                         value = _decode(view[pos:newline])
                     except (ValueError, TypeError, RecursionError):
@@ -304,33 +240,13 @@ def _block_lines(fh: BinaryIO) -> Iterator[Chunk]:
                             while end > pos and buffer[end - 1] == 13:  # carriage returns before it
                                 end -= 1
                             yield Chunk(f"line {number}", offset + pos, end - pos, number, value)
-                            pos = start = newline + 1
+                            pos = newline + 1
                             continue
-                line = (
-                    bytes(view[pos : newline + 1])
-                    if newline - pos < long_line
-                    else bytearray(view[pos : newline + 1])
-                )
-                yield from _line_of(line, offset + pos, number)
-                del line
-                pos = start = newline + 1
-            offset += pos
-            have = size - pos
-            if have >= long_line:  # a long line: read whole on its own, then blocks again
-                fh.seek(offset)
-                long = next(_file_lines(fh))
+                yield from _line_of(bytes(view[pos : newline + 1]), offset + pos, number)
+                pos = newline + 1
+            if pos < size:  # the last line, with no newline
                 number += 1
-                start, offset = offset, offset + len(long)  # before the read: a huge line's buffer is emptied
-                have = 0
-                yield from _line_of(long, start, number)
-                del long
-            elif pos:
-                buffer[:have] = buffer[pos:size]  # the same length: the buffer is never resized
-        last = bytes(view[:have]) if have else b""
-    finally:
-        view.release()
-    if have:  # the last line, with no newline
-        yield from _line_of(last, offset, number + 1)
+                yield from _line_of(bytes(view[pos:size]), offset + pos, number)
 
 
 def _line_of(raw: bytes | bytearray, offset: int, number: int) -> Iterator[Chunk]:
@@ -426,20 +342,14 @@ def _line_chunks(raw: bytes | bytearray, offset: int, number: int) -> Iterator[C
 
 
 def _take_huge(raw: bytes | bytearray, end: int) -> str | None:
-    """A huge line read into its own buffer (``_file_lines``) as text, the buffer emptied; else None.
+    """A huge line read into its own buffer (``line_blocks``) as text, the buffer emptied; else None.
 
     orjson holds one more copy of a long string while it parses it; the text and the stdlib parser
     hold two copies in all (see bench/bench_huge_record.py).
     """
     if not isinstance(raw, bytearray) or end <= values.HUGE_TEXT:
         return None
-    with memoryview(raw) as view:
-        try:
-            text = str(view[:end], "utf-8")
-        except UnicodeDecodeError:
-            return None
-    raw.clear()
-    return text
+    return take_text(raw, 0, end)
 
 
 def _one_object(data: bytes, offset: int) -> Chunk | None:
