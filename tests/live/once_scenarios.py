@@ -173,4 +173,43 @@ async def ended_on_purpose(out: str) -> dict:
         }
 
 
-SCENARIOS = {"answer_once": answer_once, "late_join": late_join, "ended_on_purpose": ended_on_purpose}
+async def foreign_data(out: str) -> dict:
+    """Another app's data on the room's data channel (LiveKit's chat, a status line) beside Alicia's."""
+    path = os.path.join(out, "foreign.jsonl")
+    async with serve() as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": server.api_secret,
+        }
+
+        async def play() -> Agent:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)  # the inspector is in
+            agent = await Agent("agent-chat").join(server)
+            chat = b'{"id": "m1", "message": "hello from the chat", "timestamp": 1767225600000}'
+            await agent.room.local_participant.publish_data(chat, reliable=True, topic="lk.chat")
+            await agent.room.local_participant.publish_data(b"typing", reliable=True, topic="status")
+            await agent.request("r1", "web_search", "server")
+            return agent
+
+        player = asyncio.ensure_future(play())
+        live = await run_cli(
+            ["live", "--no-ui", "--json", "--room", ROOM_NAME, "--record", path],
+            env,
+            stop_when=lambda lines: any('"r1"' in x for x in lines),
+            timeout=60,
+        )
+        agent = await player
+        await agent.room.disconnect()
+    dump = await run_cli(["dump", "--messages", path], os.environ)
+    check = await run_cli(["check", path], os.environ)
+    return {"live": live, "dump": dump, "check": check}
+
+
+SCENARIOS = {
+    "answer_once": answer_once,
+    "late_join": late_join,
+    "ended_on_purpose": ended_on_purpose,
+    "foreign_data": foreign_data,
+}

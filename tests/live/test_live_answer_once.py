@@ -94,3 +94,24 @@ def test_a_room_the_server_ended_on_purpose_is_not_joined_again(scenario):
             "the room was deleted: not joining again (joining again would create the room anew, empty)"
         )
         assert r["in_room_after"] == []  # not created again
+
+
+def test_another_apps_data_in_the_room_is_one_message_each_live_and_replayed(scenario):
+    r = scenario("foreign_data", timeout=200)
+    assert r["live"]["code"] == 0, r["live"]["stderr"]
+    events = [json.loads(line) for line in r["live"]["stdout"].splitlines()]
+    assert not [e for e in events if e["event"] == "malformed"]
+    foreign = [e["text"] for e in events if e.get("kind") == "not Alicia"]
+    assert foreign == [
+        "74 bytes of JSON on topic lk.chat, not an Alicia envelope: "
+        '{"id": "m1", "message": "hello from the chat", "timestamp": 1767225600000}',
+        "6 bytes of text on topic status, not an Alicia envelope: typing",
+    ]
+    assert [e["id"] for e in events if e["event"] == "call"] == ["r1"]
+    replayed = [
+        line.split(" not Alicia: ", 1)[1]
+        for line in r["dump"]["stdout"].splitlines()
+        if " not Alicia: " in line
+    ]
+    assert replayed == foreign
+    assert r["check"]["code"] == 0, r["check"]["stdout"]

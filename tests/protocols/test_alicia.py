@@ -269,3 +269,36 @@ def test_hub_housekeeping_frames_say_what_they_hold_instead_of_an_empty_row():
     }
     (refused,) = alicia.decode_packet(hub.subscribe_ack(False, error="no such conversation"))
     assert refused.text == "no such conversation"  # a text field, when there is one, is the text
+
+
+def test_another_apps_text_in_the_room_is_one_message_not_a_flood_of_malformed_integers():
+    """LiveKit's chat (JSON on lk.chat) or a status line shares the data channel: read as MessagePack each
+    ASCII byte was an integer, and one chat line became 20 malformed records and a count of the rest."""
+    from inspector.model import Malformed, Message
+    from inspector.protocols.alicia import decode_packet
+
+    chat = b'{"id": "x", "message": "hello", "timestamp": 1}'
+    [event] = decode_packet(chat, where="packet 1", topic="lk.chat", sender="user-app")
+    assert isinstance(event, Message) and event.kind == "not Alicia" and event.sender == "user-app"
+    assert (
+        event.text == f"{len(chat)} bytes of JSON on topic lk.chat, not an Alicia envelope: {chat.decode()}"
+    )
+    assert event.extra["foreign"] == "JSON" and event.raw is not None and event.raw.data == chat
+    for text, what in (
+        ("plain status line", "text"),
+        ("\ufeff{}", "text"),
+        ("héllo wörld", "text"),
+        ("[1, 2]", "JSON"),
+    ):
+        [event] = decode_packet(text.encode(), where="p")
+        assert isinstance(event, Message) and event.extra["foreign"] == what, text
+        assert event.text.startswith(f"{len(text.encode())} bytes of {what}, not an Alicia envelope: ")
+    # an envelope, a batch, MessagePack garbage and text with control characters are not that
+    envelope = alicia.encode_envelope(
+        type_=2, body={"id": "u", "content": "hi"}, conversation_id="c", stanza_id=1
+    )
+    assert [type(e).__name__ for e in decode_packet(envelope)] == ["Message"]
+    assert decode_packet(envelope)[0].kind == "UserMessage"
+    for data in (b"\xc1 definitely not msgpack", b"text with \x1b[31m escape", b"\x92\x01\x02", b"\x00\x01"):
+        events = decode_packet(data, where="p")
+        assert all(isinstance(e, Malformed) for e in events) and events, data

@@ -38,6 +38,9 @@ def decode_packet(
     """Decode one data packet into events; never raises (bad packets become ``Malformed``)."""
     if raw is None:
         raw = RawRef(source=source, where=where, data=bytes(data), protocol=NAME)
+    other = foreign_text(bytes(data), ts=ts, sender=sender, topic=topic, reliable=reliable, raw=raw)
+    if other is not None:
+        return [other]
     try:
         obj, note = unpack_noted(bytes(data))
     except Exception as exc:  # noqa: BLE001 - any decoder failure is the packet's fault
@@ -48,6 +51,54 @@ def decode_packet(
     if note is not None:
         events.insert(0, Malformed(where=where, reason=note, source=source, raw=raw))
     return events
+
+
+FOREIGN = "not Alicia"
+"""The kind of a message made of a packet that is text, not MessagePack (another app's data in the room)."""
+
+_CONTROLS = frozenset(range(0x20)) - {0x09, 0x0A, 0x0D} | {0x7F}
+
+
+def foreign_text(
+    data: bytes,
+    *,
+    ts: float | None = None,
+    sender: str = "",
+    topic: str | None = None,
+    reliable: bool = True,
+    raw: RawRef | None = None,
+) -> Message | None:
+    """A packet that is UTF-8 text (JSON, or words) as one message saying so, else None.
+
+    A room's data channel also carries other apps' data (LiveKit's chat on ``lk.chat``, a status line):
+    read as MessagePack, each ASCII byte of it is an integer, and one chat line became twenty malformed
+    records and a count of the rest. No Alicia packet is such text: an envelope starts with a map's
+    byte (0x80-0x8F, 0xDE, 0xDF), never the start of a UTF-8 character."""
+    if not data or (data[0] >= 0x80 and not 0xC2 <= data[0] <= 0xF4):  # not the start of a character
+        return None
+    if any(byte in _CONTROLS for byte in data[:4096]):
+        return None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+    if any(ord(char) in _CONTROLS for char in text):
+        return None
+    what = "text"
+    stripped = text.strip()
+    if stripped[:1] in ("{", "[", '"'):
+        import json
+
+        try:
+            json.loads(stripped)
+        except ValueError:
+            pass
+        else:
+            what = "JSON"
+    where = f" on topic {one_line(topic, 80)}" if topic else ""
+    extra = {"topic": topic, "reliable": reliable, "foreign": what}
+    words = f"{len(data):,} bytes of {what}{where}, not an Alicia envelope: {text}"
+    return Message(kind=FOREIGN, text=words, ts=ts, sender=sender, raw=raw, extra=extra)
 
 
 def unpack_noted(data: bytes) -> tuple[Any, str | None]:
