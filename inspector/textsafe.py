@@ -51,6 +51,23 @@ def clean(text: str, keep_newlines: bool = True) -> str:
     return text
 
 
+def char_for_char(text: str) -> str:
+    """``text`` with each character :func:`clean` replaces (and each lone surrogate, and a newline) replaced
+    by one visible character: a control picture (``␛`` for ESC) for C0 controls and DEL, U+FFFD for the
+    rest. As long as ``text``, character for character (an editable field maps its cursor by index)."""
+    if text.isprintable():
+        return text
+    return _SURROGATE.sub("\ufffd", _UNSAFE_OR_NEWLINE.sub(_one_visible, text))
+
+
+_UNSAFE_OR_NEWLINE = re.compile(f"{_UNSAFE.pattern[:-1]}\n]")
+
+
+def _one_visible(match: re.Match[str]) -> str:
+    code = ord(match.group(0))
+    return chr(0x2400 + code) if code < 0x20 else "␡" if code == 0x7F else "\ufffd"
+
+
 def one_line(text: str, limit: int = 120) -> str:
     """A cleaned single-line preview of at most ``limit`` characters."""
     text = clean(text[: limit * 4] if isinstance(text, str) else str(text), keep_newlines=False)

@@ -20,6 +20,7 @@ from inspector.sources.base import Source
 from inspector.textsafe import clean, one_line
 from inspector.ui import keys
 from inspector.ui.host import host_of
+from inspector.ui.widgets.inert_input import InertInput, JsonArea
 
 SUCCESS = "success"
 KIND_CHOICES = [("success (result map)", SUCCESS)] + [
@@ -71,9 +72,9 @@ class AnswerScreen(ModalScreen[Any]):
             yield Static("", id="answer-head")
             with Horizontal(id="answer-kind-row"):
                 yield Select(KIND_CHOICES, value=SUCCESS, allow_blank=False, id="answer-kind")
-                yield Input(placeholder="custom error code", id="answer-code")
-            yield TextArea("{}", language="json", id="answer-result", show_line_numbers=False)
-            yield Input(placeholder="error message (errorMessage)", id="answer-message")
+                yield InertInput(placeholder="custom error code", id="answer-code")
+            yield JsonArea("{}", language="json", id="answer-result", show_line_numbers=False)
+            yield InertInput(placeholder="error message (errorMessage)", id="answer-message")
             with Horizontal(id="answer-confirms"):
                 yield Checkbox("send after the deadline (late)", id="confirm-late")
             with VerticalScroll(id="answer-preview-box"):

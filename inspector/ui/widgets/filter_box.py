@@ -11,11 +11,12 @@ bindings run as the key reaches it, in turn with the characters.
 from __future__ import annotations
 
 from textual import events
-from textual.widgets import Input
+
+from inspector.ui.widgets.inert_input import InertInput
 
 
-class FilterBox(Input):
-    """An Input whose own bindings run in the order the keys came."""
+class FilterBox(InertInput):
+    """An Input whose own bindings run in the order the keys came (its value drawn inertly)."""
 
     async def _on_key(self, event: events.Key) -> None:
         for binding in self._bindings.key_to_bindings.get(event.key, ()):
