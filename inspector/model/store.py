@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable, Iterable, Iterator, Mapping
 
-from inspector.model.call import NO_CHILDREN, Call, HoldWindow, Item, OrphanResult
+from inspector.model.call import NO_CHILDREN, NOTES, Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, EndOfRecording, SystemClock
 from inspector.model.events import Adopt, Event, Malformed, Message, Request, Result, Skipped
 
@@ -99,6 +99,9 @@ class CallStore:
         """The last moment the session began to listen to a conversation already under way (a room event
         with ``unseen: "before"``: participants already in the room, a hub joined, a rejoin): a result
         soon after it whose request is unknown may answer one sent before, not seen (rooms keep no history)."""
+        self.retransmitted = 0
+        """Envelopes received again with the stanzaId they had (the server's replay to a reconnected
+        client): threaded once, noted on their call."""
         self._server_last: dict[tuple[str, str], int] = {}  # per conversation: the last server stanzaId seen
         self._gapless: dict[tuple[str, str], bool] = {}  # since listening began: no server stanzaId skipped
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
@@ -331,6 +334,12 @@ class CallStore:
             groups.add(group)
         first = self.calls.first_or_add(ns, group, call_id, call)
         if first is not None:
+            stanza = _stanza(request)
+            if stanza is not None and stanza == _stanza(first.request) and first.tool == request.tool:
+                self.call_count -= 1  # the same envelope again: no second call
+                _again(first.request, stanza)
+                self.retransmitted += 1
+                return first
             request.violation = request.violation or (
                 f"duplicate request id {call_id!r}: results go to the first request"
             )
@@ -420,6 +429,11 @@ class CallStore:
             self._held.setdefault((ns, result.call_id), []).append(orphan)
             return orphan
         if call.results:
+            stanza = _stanza(result)
+            if stanza is not None and any(_stanza(r) == stanza for r in call.results):
+                _again(call.request, stanza)
+                self.retransmitted += 1
+                return call  # the same envelope again: not a second result
             call.results.append(result)
         else:  # a list of one (an append would make room for four: 24 bytes more a call)
             call.results = [result]
@@ -447,3 +461,29 @@ class CallStore:
     def duplicate_results(self) -> int:
         # Call.duplicates of each call, without a call of it for every call (stats reads this of a whole file)
         return sum(len(results) - 1 for results in [call.results for call in self.calls.each()] if results)
+
+
+RETRANSMITTED = "retransmitted"
+"""The note of a call whose request or result came again with its stanzaId (see ``_add_request``)."""
+
+
+def _stanza(event: Request | Result) -> int | None:
+    """An Alicia envelope's stanzaId (None for other formats' events, and envelopes without one)."""
+    extra = event.extra
+    stanza = extra.get("stanzaId") if extra else None
+    return stanza if type(stanza) is int else None
+
+
+def _again(request: Request, stanza: int) -> None:
+    """Note on ``request``'s call that an envelope of it came again with its stanzaId ``stanza``."""
+    notes = request.extra.get(NOTES)
+    if not isinstance(notes, dict):
+        notes = request.extra[NOTES] = {}
+    seen = request.extra.setdefault("retransmitted_stanzas", [])
+    if stanza not in seen:
+        seen.append(stanza)
+    ids = ", ".join(str(s) for s in seen)
+    notes[RETRANSMITTED] = (
+        f"came again with the same stanzaId ({ids}), as a server replays what a reconnected client missed "
+        "(05-reconnection-semantics): the same envelope, not a second request or result"
+    )

@@ -207,7 +207,74 @@ async def foreign_data(out: str) -> dict:
     return {"live": live, "dump": dump, "check": check}
 
 
+async def server_replay(out: str) -> dict:
+    """The server's replay to a reconnected client (05-reconnection-semantics): the envelopes it sent come
+    again with their stanzaIds; the inspector in the room sees each twice."""
+    from inspector.protocols import alicia
+
+    path = os.path.join(out, "replay.jsonl")
+    rules_path = os.path.join(out, "rules.toml")
+    with open(rules_path, "w", encoding="utf-8") as fh:
+        fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+    async with serve() as server:
+        env = {
+            **os.environ,
+            "LIVEKIT_URL": server.url,
+            "LIVEKIT_API_KEY": server.api_key,
+            "LIVEKIT_API_SECRET": server.api_secret,
+        }
+        sent: list[bytes] = []
+        box: list[Agent] = []
+
+        def envelope(stanza: int, type_: int, body: dict) -> bytes:
+            data = alicia.encode_envelope(type_=type_, body=body, conversation_id=ROOM, stanza_id=stanza)
+            sent.append(data)
+            return data
+
+        async def play() -> None:
+            await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)  # the inspector is in
+            agent = await Agent("agent-replay").join(server)
+            box.append(agent)
+            request = {"id": "s1", "messageId": "m1", "toolName": "web_search", "execution": "server"}
+            await agent.send(0, None, raw=envelope(-1, 6, {**request, "parameters": {}, "timeoutMs": 30000}))
+            result = {"id": "s1", "requestId": "s1", "success": True, "result": {"hits": 1}}
+            await agent.send(0, None, raw=envelope(-2, 7, result))
+            client = {"id": "c1", "messageId": "m1", "toolName": "read_file", "execution": "client"}
+            await agent.send(0, None, raw=envelope(-3, 6, {**client, "parameters": {}, "timeoutMs": 30000}))
+            await until(lambda: len(agent.received) >= 1, 20)  # the rules answered c1
+            for data in list(sent):  # the replay: the same envelopes, the same stanzaIds
+                await agent.send(0, None, raw=data)
+            await agent.request("after", "web_search", "server")
+
+        player = asyncio.ensure_future(play())
+        live = await run_cli(
+            [
+                "live",
+                "--no-ui",
+                "--json",
+                "--room",
+                ROOM_NAME,
+                "--record",
+                path,
+                "--answer-rules",
+                rules_path,
+            ],
+            env,
+            stop_when=lambda lines: any('"after"' in x for x in lines),
+            timeout=60,
+        )
+        await player
+        agent = box[0]
+        await asyncio.sleep(1.0)  # a second answer, were one sent, would have come by now
+        answers = _answers(agent)
+        await agent.room.disconnect()
+    dump = await run_cli(["dump", "--json", path], os.environ)
+    check = await run_cli(["check", path], os.environ)
+    return {"live": live, "dump": dump, "check": check, "answers": answers}
+
+
 SCENARIOS = {
+    "server_replay": server_replay,
     "answer_once": answer_once,
     "late_join": late_join,
     "ended_on_purpose": ended_on_purpose,

@@ -115,3 +115,22 @@ def test_another_apps_data_in_the_room_is_one_message_each_live_and_replayed(sce
     ]
     assert replayed == foreign
     assert r["check"]["code"] == 0, r["check"]["stdout"]
+
+
+def test_the_servers_replay_after_a_reconnection_is_not_a_second_request_nor_answered_twice(scenario):
+    r = scenario("server_replay", timeout=200)
+    assert r["live"]["code"] == 0, r["live"]["stderr"]
+    assert [a["body"]["id"] for a in r["answers"]] == ["c1"]  # answered once, though asked twice
+    events = [json.loads(line) for line in r["live"]["stdout"].splitlines()]
+    final = {e["id"]: e for e in events if e["event"] == "call"}
+    assert set(final) == {"s1", "c1", "after"}
+    for call_id in ("s1", "c1"):
+        call = final[call_id]
+        assert call["state"] == "succeeded" and call["duplicates"] == 0 and call["violation"] is None
+        assert "came again with the same stanzaId" in call["notes"]["retransmitted"]
+    assert not [e for e in events if e.get("kind") == "auto-responder"]  # nothing refused: nothing tried
+    # the recording replays to the same: one call each, no duplicate, no violation; check passes
+    dumped = {d["id"]: d for d in map(json.loads, r["dump"]["stdout"].splitlines()) if "id" in d}
+    assert set(dumped) == {"s1", "c1", "after"}
+    assert all(dumped[k]["duplicates"] == 0 and dumped[k]["notes"] == final[k]["notes"] for k in ("s1", "c1"))
+    assert r["check"]["code"] == 0, r["check"]["stdout"]

@@ -249,3 +249,33 @@ def test_when_every_server_stanza_was_seen_a_result_without_request_is_an_orphan
         s.ingest(Message(kind="connection", text="connected", ts=1010.0, extra={"unseen": "before"}))
         s.ingest(Message(kind="AssistantMessage", group="g", ts=1011.0, extra={"stanzaId": following}))
         assert s.ingest(make_result("ghost", ts=1012.0)).unseen_before == unseen
+
+
+def test_an_envelope_that_comes_again_with_its_stanza_id_is_a_retransmission_not_a_duplicate():
+    """A server replays what a reconnected client missed with the original stanzaIds
+    (05-reconnection-semantics): in the room, the same request and result come twice."""
+    from factories import make_request as request_of
+
+    s = store()
+    req = request_of("r1", ts=1000.0)
+    req.extra = {"stanzaId": -1}
+    call = s.ingest(req)
+    res = make_result("r1", ts=1001.0)
+    res.extra = {"stanzaId": -2}
+    s.ingest(res)
+    again_req = request_of("r1", ts=1005.0)
+    again_req.extra = {"stanzaId": -1}
+    again_res = make_result("r1", ts=1005.1)
+    again_res.extra = {"stanzaId": -2}
+    assert s.ingest(again_req) is call and s.ingest(again_res) is call
+    assert list(s.all_calls()) == [call] and s.call_count == 1 and s.items == [call]
+    assert call.duplicates == 0 and call.request.violation is None and s.retransmitted == 2
+    assert "came again with the same stanzaId (-1, -2)" in call.notes["retransmitted"]
+    # another envelope with the same id is still what it was: a duplicate request, a duplicate result
+    other = request_of("r1", ts=1006.0)
+    other.extra = {"stanzaId": -3}
+    assert s.ingest(other) is not call and "duplicate request id" in (other.violation or "")
+    late = make_result("r1", ts=1007.0)
+    late.extra = {"stanzaId": -4}
+    s.ingest(late)
+    assert call.duplicates == 1

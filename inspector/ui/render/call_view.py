@@ -185,6 +185,7 @@ NOTE_LABELS = {
     "link": ("phone call", "muted"),
     "undelivered": ("not delivered", "warn"),
     "failure_as_text": ("failure reported as success", "warn"),
+    "retransmitted": ("sent again", "muted"),
 }
 """How the detail names each note of :data:`inspector.model.call.NOTES`."""
 
