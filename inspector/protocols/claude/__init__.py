@@ -60,6 +60,8 @@ def read(
         session.resume = Resume(together, index)
     else:  # read on its own: the progress copies it holds of agents whose own files are beside it are not read
         session.siblings = SiblingAgents(path)
+        if together is not None:  # with others (its session's file missing): what they showed is not again
+            session.resume = Resume(together, index)
     if planner is not None and together is not None:
         planner.used = together.agent_files  # a subagent file read for one file is not read again
     source = RecordOrigin(path, agent=agent_id_of(path), nested=True) if agent_file else RecordOrigin(path)
