@@ -76,3 +76,16 @@ def test_a_line_place_is_the_place_init_makes() -> None:
             None,
             offset + length,
         )
+
+
+def test_the_places_of_a_source_share_one_source_and_protocol() -> None:
+    """A read's places keep their source and protocol once for all of them (a field each was 16 bytes
+    more a place); a protocol set afterwards (a file read before its format was known) is its own."""
+    places = [RawRef.line("s.jsonl", n, n * 10, 9, "claude") for n in range(1, 5)]
+    places.append(RawRef("s.jsonl", 9, 90, 9, None, "claude"))
+    assert len({id(place._origin) for place in places}) == 1
+    other = RawRef.line("s.jsonl", 1, 0, 9, "codex")
+    assert (other.source, other.protocol) == ("s.jsonl", "codex") and places[0].protocol == "claude"
+    places[0].protocol = "gemini"
+    assert (places[0].source, places[0].protocol) == ("s.jsonl", "gemini")
+    assert [place.protocol for place in places[1:]] == ["claude"] * 4
