@@ -19,31 +19,51 @@ _NO_IDS: dict[str, Call] = {}
 
 
 class CallsByKey(Mapping[tuple[str, str, str], Call]):
-    """The first call of each ``(namespace, group, call id)``, kept in a dict per namespace and group:
-    a key tuple per call was 64 bytes (0.5 MB of a 100 MB transcript's 8,469 calls)."""
+    """The first call of each ``(namespace, group, call id)``.
 
-    __slots__ = ("_groups", "_count")
+    Kept as the first call of each id in its namespace, whatever its group (what the store looks a
+    parent or a result without a group up by: ``first_of``), and apart the rare first call of an id in
+    another group of the namespace: a dict per namespace and group, besides one by id, was 0.2 MB of a
+    100 MB transcript's 8,469 calls (and a key tuple per call 0.5 MB before that).
+    """
+
+    __slots__ = ("_first", "_others", "_count")
 
     def __init__(self) -> None:
-        self._groups: dict[str, dict[str, dict[str, Call]]] = {}
+        self._first: dict[str, dict[str, Call]] = {}
+        self._others: dict[str, dict[tuple[str, str], Call]] = {}
         self._count = 0
 
+    def first_of(self, ns: str, call_id: str) -> Call | None:
+        """The first call of this id in the namespace, whatever its group."""
+        return self._first.get(ns, _NO_IDS).get(call_id)
+
     def find(self, ns: str, group: str, call_id: str) -> Call | None:
-        return self._groups.get(ns, _NO_GROUPS).get(group, _NO_IDS).get(call_id)
+        first = self._first.get(ns, _NO_IDS).get(call_id)
+        if first is None or first.request.group == group:
+            return first
+        return self._others.get(ns, _NO_OTHERS).get((group, call_id))
 
     def first_or_add(self, ns: str, group: str, call_id: str, call: Call) -> Call | None:
         """The call kept under this key, or None once ``call`` is kept there (find and add in one walk)."""
-        groups = self._groups.get(ns)
-        if groups is None:
-            groups = self._groups[ns] = {}
-        calls = groups.get(group)
-        if calls is None:
-            calls = groups[group] = {}
-        first = calls.get(call_id)
+        ids = self._first.get(ns)
+        if ids is None:
+            ids = self._first[ns] = {}
+        first = ids.get(call_id)
         if first is None:
-            calls[call_id] = call
+            ids[call_id] = call
             self._count += 1
-        return first
+            return None
+        if first.request.group == group:
+            return first
+        others = self._others.get(ns)
+        if others is None:
+            others = self._others[ns] = {}
+        found = others.get((group, call_id))
+        if found is None:
+            others[(group, call_id)] = call
+            self._count += 1
+        return found
 
     def __getitem__(self, key: tuple[str, str, str]) -> Call:
         found = self.find(*key)
@@ -52,22 +72,23 @@ class CallsByKey(Mapping[tuple[str, str, str], Call]):
         return found
 
     def __iter__(self) -> Iterator[tuple[str, str, str]]:
-        for ns, groups in self._groups.items():
-            for group, calls in groups.items():
-                for call_id in calls:
-                    yield ns, group, call_id
+        for ns, ids in self._first.items():
+            for call_id, call in ids.items():
+                yield ns, call.request.group, call_id
+            for group, call_id in self._others.get(ns, _NO_OTHERS):
+                yield ns, group, call_id
 
     def __len__(self) -> int:
         return self._count
 
     def each(self) -> Iterator[Call]:
         """Every call kept (``values()`` builds each key and looks it up again)."""
-        for groups in self._groups.values():
-            for calls in groups.values():
-                yield from calls.values()
+        for ns, ids in self._first.items():
+            yield from ids.values()
+            yield from self._others.get(ns, _NO_OTHERS).values()
 
 
-_NO_GROUPS: dict[str, dict[str, Call]] = {}
+_NO_OTHERS: dict[tuple[str, str], Call] = {}
 
 
 MALFORMED_KEPT = 1000
@@ -91,8 +112,6 @@ class CallStore:
         self.keep_payloads = keep_payloads
         self.items: list[Item] = []
         self.calls = CallsByKey()
-        self._by_id: dict[str, dict[str, Call]] = {}
-        """The first call of each id, per namespace (a dict per namespace, not a key tuple per call)."""
         self.orphans: list[OrphanResult] = []
         self.hold = HoldWindow()
         self.listening_since: float | None = None
@@ -266,7 +285,7 @@ class CallStore:
 
     def _place(self, item: Item, parent_id: str | None, ns: str) -> None:
         if parent_id:
-            parent = self._by_id.get(ns, _NO_IDS).get(parent_id)
+            parent = self.calls.first_of(ns, parent_id)
             if parent is not None:
                 self._attach(parent, item)
                 return
@@ -275,7 +294,7 @@ class CallStore:
     def _adopt(self, event: Adopt, ns: str) -> Call | None:
         """Move a top-level call under its parent (both threaded already); None when one is unknown."""
         child = self.find(event.group, event.call_id, ns)
-        parent = self._by_id.get(ns, _NO_IDS).get(event.parent_id)
+        parent = self.calls.first_of(ns, event.parent_id)
         if child is None or parent is None or child.parent is not None or child is parent:
             return None
         if any(node is child for node in parent.walk()) or any(node is parent for node in child.walk()):
@@ -343,12 +362,6 @@ class CallStore:
             request.violation = request.violation or (
                 f"duplicate request id {call_id!r}: results go to the first request"
             )
-        else:
-            by_id = self._by_id.get(ns)
-            if by_id is None:
-                by_id = self._by_id[ns] = {}
-            if call_id not in by_id:
-                by_id[call_id] = call
         timeout_ms = request.timeout_ms
         if timeout_ms is not None and timeout_ms / 1000.0 > self.hold.seconds:
             self.hold.seconds = timeout_ms / 1000.0
@@ -376,7 +389,7 @@ class CallStore:
         """A request whose results came first takes them; a top-level request also takes the first
         held result's row, a nested one goes under its parent and every held row leaves the list."""
         parent_id = call.request.parent_id
-        parent = self._by_id.get(ns, _NO_IDS).get(parent_id) if parent_id else None
+        parent = self.calls.first_of(ns, parent_id) if parent_id else None
         first = early[0]
         index = next((i for i, item in enumerate(self.items) if item is first), None)
         if parent is not None:
@@ -400,7 +413,7 @@ class CallStore:
         """
         call = self.calls.find(ns, group, call_id)
         if call is None and not group:
-            call = self._by_id.get(ns, _NO_IDS).get(call_id)
+            call = self.calls.first_of(ns, call_id)
         return call
 
     def _add_result(self, result: Result, ns: str) -> Item:
@@ -410,7 +423,7 @@ class CallStore:
         group = result.group
         call = self.calls.find(ns, group, result.call_id)
         if call is None and not group:  # find's second look, without its call
-            call = self._by_id.get(ns, _NO_IDS).get(result.call_id)
+            call = self.calls.first_of(ns, result.call_id)
         if call is None:
             since = result.ts if result.ts is not None else self.clock.now()
             listening = self.listening_since

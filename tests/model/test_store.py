@@ -161,6 +161,25 @@ def test_calls_are_found_by_namespace_group_and_id_and_a_repeated_id_keeps_the_f
     assert not CallStore().calls and len(CallStore().calls) == 0
 
 
+def test_an_id_in_several_groups_threads_each_groups_results_and_nests_under_its_first_call():
+    """The calls of one id in three groups: each group's results and duplicates go to its own call, a
+    result without a group and a call nested by its parent's id go to the id's first call (whatever its
+    group), and every key is listed once."""
+    s = store()
+    first, second, third = (s.ingest(make_request("x", group=g)) for g in ("g2", "g1", "g3"))
+    again = s.ingest(make_request("x", group="g3"))
+    for group in ("g1", "g3", "g3"):
+        s.ingest(make_result("x", group=group))
+    s.ingest(make_result("x", group=""))
+    child = s.ingest(make_request("y", group="g1", parent_id="x"))
+    assert again.request.violation and s.items == [first, second, third, again]
+    assert [len(call.results) for call in (first, second, third, again)] == [1, 1, 2, 0]
+    assert child.parent is first and first.children == [child]
+    assert sorted(s.calls) == [("", "g1", "x"), ("", "g1", "y"), ("", "g2", "x"), ("", "g3", "x")]
+    assert len(s.calls) == 4 and s.duplicate_results == 1
+    assert s.find("g3", "x") is third and s.find("", "x") is first and s.find("g4", "x") is None
+
+
 def test_a_calls_figures_are_its_state_latency_diff_and_lateness():
     """Call.figures (what stats reads of every call in one go) says what state, latency_ms, has_diff and
     late say one by one, for calls unanswered, overdue, answered in time, late, without a time or a
