@@ -26,7 +26,7 @@ from inspector.model.details import (
     TodoDetail,
     TodoItem,
 )
-from inspector.model.diff import FileDiff, hunks_from_structured_patch, hunks_from_texts
+from inspector.model.diff import FileDiff, hunks_from_structured_patch, hunks_from_texts, parse_unified_diff
 from inspector.ui.render import render_call
 from inspector.ui.render.theme import RenderTheme
 
@@ -179,3 +179,52 @@ async def test_the_app_moves_through_such_calls_and_shows_each(tmp_path):
             await pilot.press("j")
             assert await wait_for(pilot, lambda: shown in screen_text(app), 20), shown  # noqa: B023
         assert "3000 duplicate results" in screen_text(app)
+
+
+def test_a_unified_diff_is_parsed_in_one_pass_whatever_its_lines_start_with():
+    """A hunk's lines that start like a file header ('--- ') were counted again at each one (47 s for
+    20,000): the parse reads them as the hunk's, and counts each once."""
+    lines = 20_000
+    text = f"--- a/f\n+++ b/f\n@@ -1,{2 * lines} +1,{lines} @@\n" + "--- x\n" * lines + " same\n" * lines
+    [parsed] = parse_unified_diff(text)
+    [hunk] = parsed.hunks
+    assert [line.kind for line in hunk.lines] == ["-"] * lines + [" "] * lines
+    assert {line.text for line in hunk.lines if line.kind == "-"} == {"-- x"}
+
+
+def _counting_words(count: list[int]):
+    class Word(str):
+        __slots__ = ()
+
+        def __eq__(self, other: object) -> bool:
+            count[0] += 1
+            return str.__eq__(self, other)
+
+        __hash__ = str.__hash__
+
+    return Word
+
+
+def test_words_are_marked_within_one_budget_for_the_whole_diff(monkeypatch):
+    """Every removed line paired with an added one is compared word by word: 1,000 pairs of lines of
+    repeated words (0.6 s each with difflib's matcher) cost one budget of steps in all, and the words of
+    a usual changed line are still marked."""
+    import inspector.ui.render.words as words
+
+    compared = [0]
+    word = _counting_words(compared)
+    real = words._TOKEN
+
+    class Tokens:
+        @staticmethod
+        def findall(text: str) -> list[str]:
+            return [word(token) for token in real.findall(text)]
+
+    monkeypatch.setattr(words, "_TOKEN", Tokens)
+    old = "".join(f"x{n % 7}," for n in range(330))[:990]
+    new = "".join(f"x{n * 3 % 7}," for n in range(330))[:990]
+    patch = [{"oldStart": 1, "oldLines": 1, "newStart": 1, "newLines": 1, "lines": [f"-{old}", f"+{new}"]}]
+    detail = PatchDetail("/f.txt", hunks_from_structured_patch(patch * 1_000))
+    _lines(render_call(_with(detail, "Edit"), width=120, theme=THEME, now=None))
+    assert compared[0] < 2 * words.WORD_BUDGET  # one compare a step, at most, plus the head and tail
+    assert words.changed_ranges("let x = 1;", "let x = 2;") == ([(8, 9)], [(8, 9)])

@@ -13,7 +13,7 @@ from inspector.ui.render.highlight import highlight_lines, lexer_for_path
 from inspector.ui.render.lines import Column, GutterLines
 from inspector.ui.render.safe import DEFAULT_LIMITS, MARKER_STYLE, Limits, cut_marker, inline, split_lines
 from inspector.ui.render.theme import RenderTheme
-from inspector.ui.render.words import mark_changed_words
+from inspector.ui.render.words import WORD_BUDGET, mark_changed_words
 
 SIDE_BY_SIDE_MIN_WIDTH = 140
 """From this width on, ``render_diff`` shows old and new side by side unless told otherwise."""
@@ -64,6 +64,7 @@ def render_diff(
     side_by_side: bool | None = None,
     limits: Limits = DEFAULT_LIMITS,
     show_path: bool = True,
+    words: list[int] | None = None,
 ) -> RenderableType:
     """One file's diff: a header (path, +added −removed), then each hunk with its ``@@`` header.
 
@@ -95,6 +96,7 @@ def render_diff(
     if not file_diff.hunks:
         view.add_full(Text("(no changes)", styles.muted))
     budget = limits.lines
+    words = words if words is not None else [WORD_BUDGET]  # the word matcher's steps left, shared
     lexer = lexer_for_path(file_diff.path)
     for hunk_index, hunk in enumerate(file_diff.hunks):
         if budget <= 0:
@@ -106,7 +108,7 @@ def render_diff(
         shown = _highlighted(hunk.lines[:budget], lexer, theme.syntax_style, limits)  # only what shows
         cut = len(hunk.lines) - budget
         budget -= len(shown)
-        _mark_words(shown, styles)
+        _mark_words(shown, styles, words)
         if side_by_side:
             _side_by_side_rows(view, shown, numbers, styles)
         else:
@@ -131,13 +133,16 @@ def render_diffs(
         return Text("(empty diff)", Style(color=theme.muted, italic=True))
     parts: list[RenderableType] = []
     left = limits.lines  # one budget for all the files: each alone within it, a thousand were not
+    words = [WORD_BUDGET]  # and one of the word matcher's steps
     for index, file_diff in enumerate(diffs):
         if left <= 0:
             parts.append(cut_marker(len(diffs) - index, "files"))
             break
         shown = replace(limits, lines=left)
         parts.append(
-            render_diff(file_diff, width=width, theme=theme, side_by_side=side_by_side, limits=shown)
+            render_diff(
+                file_diff, width=width, theme=theme, side_by_side=side_by_side, limits=shown, words=words
+            )
         )
         left -= 1 + sum(len(hunk.lines) + 1 for hunk in file_diff.hunks) or 1
     return parts[0] if len(parts) == 1 else Group(*parts)
@@ -200,8 +205,9 @@ def _highlighted(hunk_lines: list[DiffLine], lexer, style_name: str, limits: Lim
     return out
 
 
-def _mark_words(lines: list[_Line], styles: _Styles) -> None:
-    """Pair each run of removed lines with the added run after it and mark the words that differ."""
+def _mark_words(lines: list[_Line], styles: _Styles, budget: list[int]) -> None:
+    """Pair each run of removed lines with the added run after it and mark the words that differ
+    (within ``budget``, the word matcher's steps left for the whole diff)."""
     index = 0
     while index < len(lines):
         if lines[index].kind != "-":
@@ -214,7 +220,7 @@ def _mark_words(lines: list[_Line], styles: _Styles) -> None:
         while index < len(lines) and lines[index].kind == "+":
             index += 1
         for old, new in zip(lines[start:middle], lines[middle:index], strict=False):
-            mark_changed_words(old.text, new.text, styles.removed_word, styles.added_word)
+            mark_changed_words(old.text, new.text, styles.removed_word, styles.added_word, budget)
 
 
 def _number(value: int | None, width: int, style: Style) -> Text:
