@@ -121,6 +121,7 @@ class CallStore:
         self.retransmitted = 0
         """Envelopes received again with the stanzaId they had (the server's replay to a reconnected
         client): threaded once, noted on their call."""
+        self._message_stanzas: set[tuple[str, str, int, str]] = set()  # messages that carried a stanzaId
         self._server_last: dict[tuple[str, str], int] = {}  # per conversation: the last server stanzaId seen
         self._gapless: dict[tuple[str, str], bool] = {}  # since listening began: no server stanzaId skipped
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
@@ -193,6 +194,8 @@ class CallStore:
         elif isinstance(event, Result):
             item = self._add_result(event, ns)
         elif isinstance(event, Message):
+            if event.extra and self._again(event, ns):
+                return event  # the same envelope again (the server's replay): shown once
             self.message_count += 1
             item = event
             if event.extra and event.extra.get("unseen") == "before" and isinstance(ts, (int, float)):
@@ -327,6 +330,18 @@ class CallStore:
                 child.depth = call.depth + 1
                 if isinstance(child, Call):
                     self._fix_depths(child)
+
+    def _again(self, message: Message, ns: str) -> bool:
+        """Whether ``message`` came before with the same stanzaId and kind (then it is counted, not kept)."""
+        stanza = message.extra.get("stanzaId")
+        if type(stanza) is not int:
+            return False
+        key = (ns, message.group, stanza, message.kind)
+        if key in self._message_stanzas:
+            self.retransmitted += 1
+            return True
+        self._message_stanzas.add(key)
+        return False
 
     def _note_stanza(self, event: Event, ns: str) -> None:
         """The server numbers its envelopes -1, -2, ... per conversation: the first one seen since the

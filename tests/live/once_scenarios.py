@@ -241,6 +241,7 @@ async def server_replay(out: str) -> dict:
             await agent.send(0, None, raw=envelope(-2, 7, result))
             client = {"id": "c1", "messageId": "m1", "toolName": "read_file", "execution": "client"}
             await agent.send(0, None, raw=envelope(-3, 6, {**client, "parameters": {}, "timeoutMs": 30000}))
+            await agent.send(0, None, raw=envelope(-4, 3, {"id": "a1", "content": "searching"}))
             await until(lambda: len(agent.received) >= 1, 20)  # the rules answered c1
             for data in list(sent):  # the replay: the same envelopes, the same stanzaIds
                 await agent.send(0, None, raw=data)

@@ -129,6 +129,7 @@ def test_the_servers_replay_after_a_reconnection_is_not_a_second_request_nor_ans
         assert call["state"] == "succeeded" and call["duplicates"] == 0 and call["violation"] is None
         assert "came again with the same stanzaId" in call["notes"]["retransmitted"]
     assert not [e for e in events if e.get("kind") == "auto-responder"]  # nothing refused: nothing tried
+    assert [e["text"] for e in events if e.get("kind") == "AssistantMessage"] == ["searching"]  # once
     # the recording replays to the same: one call each, no duplicate, no violation; check passes
     dumped = {d["id"]: d for d in map(json.loads, r["dump"]["stdout"].splitlines()) if "id" in d}
     assert set(dumped) == {"s1", "c1", "after"}

@@ -298,3 +298,10 @@ def test_an_envelope_that_comes_again_with_its_stanza_id_is_a_retransmission_not
     late.extra = {"stanzaId": -4}
     s.ingest(late)
     assert call.duplicates == 1
+    # a message replayed: shown once; another message with that stanzaId (a different kind) is its own
+    said = Message(kind="AssistantMessage", text="hi", group="g", ts=1008.0, extra={"stanzaId": -5})
+    s.ingest(said)
+    s.ingest(Message(kind="AssistantMessage", text="hi", group="g", ts=1009.0, extra={"stanzaId": -5}))
+    s.ingest(Message(kind="UserMessage", text="yo", group="g", ts=1009.0, extra={"stanzaId": -5}))
+    assert [m.kind for m in s.items if isinstance(m, Message)] == ["AssistantMessage", "UserMessage"]
+    assert s.retransmitted == 3 and s.message_count == 2
