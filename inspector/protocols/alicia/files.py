@@ -127,18 +127,39 @@ def _unpack_at(data: bytes, position: int) -> tuple[object, int, str | None]:
 
 
 def _unpack_utf8_noted(data: bytes, position: int) -> tuple[object, int, str | None]:
-    unpacker = _unpacker(data, position, "strict")
     try:
-        return unpacker.unpack(), unpacker.tell(), None
+        obj, size = _unpack_one(data, position, "strict")
+        return obj, size, None
     except UnicodeDecodeError as exc:
-        unpacker = _unpacker(data, position, "surrogateescape")
-        obj = values.valid(unpacker.unpack())
+        obj, size = _unpack_one(data, position, "surrogateescape")
         at = data.find(exc.object, position) if isinstance(exc.object, bytes) else -1
-        return obj, unpacker.tell(), values.utf8_note(at - position + exc.start if at >= 0 else exc.start)
+        return values.valid(obj), size, values.utf8_note(at - position + exc.start if at >= 0 else exc.start)
+
+
+FIRST_FEED = 1 << 12
+"""Bytes an unpacker is first given of what follows a packet's start (doubled while the packet needs
+more): given the whole rest of the file, it copied it for each packet (30,000 small packets: seconds,
+growing with the square of the count)."""
+
+
+def _unpack_one(data: bytes, position: int, unicode_errors: str) -> tuple[object, int]:
+    """The packet at ``position`` and its size; raises as the unpacker does (OutOfData: cut short)."""
+    unpacker = _unpacker(data, position, unicode_errors)
+    view, fed, chunk = memoryview(data), position, FIRST_FEED
+    while True:
+        end = min(len(data), fed + chunk)
+        unpacker.feed(view[fed:end])
+        fed, chunk = end, chunk * 2
+        try:
+            return unpacker.unpack(), unpacker.tell()
+        except msgpack.OutOfData:
+            if fed >= len(data):
+                raise
 
 
 def _unpacker(data: bytes, position: int, unicode_errors: str = "replace") -> msgpack.Unpacker:
-    # No declared length may exceed what the file holds (a 4 GB str32 in a small file is refused at once).
+    """An unpacker for the packet at ``position``, fed by the caller. No declared length may exceed
+    what the file holds (a 4 GB str32 in a small file is refused at once)."""
     limit = max(len(data) - position, 1)
     unpacker = msgpack.Unpacker(
         raw=False,
@@ -151,7 +172,6 @@ def _unpacker(data: bytes, position: int, unicode_errors: str = "replace") -> ms
         max_map_len=limit,
         max_ext_len=limit,
     )
-    unpacker.feed(memoryview(data)[position:])
     return unpacker
 
 
@@ -167,7 +187,7 @@ def _next_envelope(data: bytes, start: int) -> int:
         ):  # the map holding that key starts shortly before
             if data[begin] in _MAP_STARTS:
                 try:
-                    obj = _unpacker(data, begin).unpack()
+                    obj, _ = _unpack_one(data, begin, "replace")
                 except Exception:  # noqa: BLE001
                     continue
                 if isinstance(obj, dict) and "type" in obj:
