@@ -47,9 +47,8 @@ SNIFFERS = {
 }
 
 HEAD_BYTES = 64 * 1024
-LATER_HEADS = 3  # long first lines skipped when the head alone names no format
-LONG_LINE_SCAN = 64 * 1024 * 1024  # how far one long line is followed to find the next
-RECORD_SCAN = 8 * 1024 * 1024  # how long a first line may be to be read whole for detection
+SHORT_HEAD = 256 * 1024  # the shortened head's bytes (long strings cut), past which a first record's end
+SCAN_BYTES = 1024 * 1024 * 1024  # how far a shortened head reads, at most (one pass, bounded blocks)
 
 
 class UnknownFormat(Exception):
@@ -136,46 +135,25 @@ def first_head(fh: BinaryIO) -> bytes:
 
 
 def _heads(fh: BinaryIO) -> Iterator[bytes]:
-    """The file's head, then up to ``LATER_HEADS`` heads each starting after a line that overran the last.
-
-    A head that is one line longer than itself is read on to the line's end (up to ``RECORD_SCAN``) and
-    handed over with its long strings shortened (``jsonhead.shortened``): a record whose leading field
-    runs past the head shows its keys all the same, so no field's length decides the format."""
+    """The file's head (``HEAD_BYTES``), then, when it decides nothing or its first line overruns it,
+    the file's start with its long JSON strings shortened (``jsonhead.shortened_head``), read on through
+    the first record whatever its length (within ``SCAN_BYTES``) and the records after it: a record
+    whose field runs past the head (a pasted image, a file's contents, long instructions) or a document
+    whose keys come after long messages shows its keys and shape all the same, so no field's length and
+    no record's decides the format. A first line that overruns the head is shown shortened first (its
+    cut head would only mislead), then as it is (a binary stream is judged by its first bytes)."""
     head = fh.read(HEAD_BYTES)
-    for _ in range(LATER_HEADS + 1):
-        if len(head) < HEAD_BYTES or b"\n" in head.rstrip(b"\r\n"):
-            yield head  # the whole file was seen, or the head holds a whole line: nothing hidden
-            return
-        line, after = _rest_of_line(fh, head)
-        if after is None:  # no line end within LONG_LINE_SCAN: what the head shows is all there is
-            yield head
-            return
-        after += fh.read(HEAD_BYTES - len(after)) if len(after) < HEAD_BYTES else b""
-        yield head if line is None else _jsonhead.shortened(line) + b"\n" + after
-        if not after.strip():
-            return
-        head = after
-
-
-def _rest_of_line(fh: BinaryIO, head: bytes) -> tuple[bytes | None, bytes | None]:
-    """The whole first line of ``head`` read on from ``fh`` (None past ``RECORD_SCAN``), and what
-    follows its end in the last block read (None when no end came within ``LONG_LINE_SCAN``; empty at
-    the file's end, where the line is whole too)."""
-    kept: list[bytes] | None = [head]
-    scanned = len(head)
-    while scanned <= LONG_LINE_SCAN:
-        block = fh.read(HEAD_BYTES)
-        if not block:
-            return (None if kept is None else b"".join(kept)), b""
-        newline = block.find(b"\n")
-        if newline >= 0:
-            return (None if kept is None else b"".join([*kept, block[:newline]])), block[newline + 1 :]
-        scanned += len(block)
-        if kept is not None:
-            kept.append(block)
-            if scanned > RECORD_SCAN:
-                kept = None  # too long to keep: the rest is skipped, boundedly
-    return None, None
+    if len(head) < HEAD_BYTES:
+        yield head  # the whole file
+        return
+    overruns = b"\n" not in head.rstrip(b"\r\n")
+    if not overruns:
+        yield head
+    short, cut = _jsonhead.shortened_head(fh, head, size=SHORT_HEAD, scan=SCAN_BYTES)
+    if cut or overruns:
+        yield short
+    if overruns:
+        yield head
 
 
 def readers(

@@ -46,7 +46,7 @@ def test_a_first_record_past_the_bound_is_skipped_and_the_next_decides(tmp_path)
     """A first line longer than a detection reads whole is judged by its head, then the lines after it."""
     good, _ = gen.good_file(tmp_path, "claude")
     lines = good.read_bytes().split(b"\n", 1)
-    huge = _padded(lines[0], protocols.RECORD_SCAN + 10)
+    huge = _padded(lines[0], 9 * 1024 * 1024)
     path = tmp_path / "huge-first.jsonl"
     path.write_bytes(huge + b"\n" + lines[1])
     assert protocols.detect(str(path)).name == "claude"
@@ -54,7 +54,7 @@ def test_a_first_record_past_the_bound_is_skipped_and_the_next_decides(tmp_path)
 
 def test_a_line_of_no_end_is_not_a_format_and_ends(tmp_path):
     path = tmp_path / "endless.jsonl"
-    path.write_bytes(b'{"what": "' + b"x" * (protocols.RECORD_SCAN + 10) + b'"')
+    path.write_bytes(b'{"what": "' + b"x" * (9 * 1024 * 1024) + b'"')
     with pytest.raises(protocols.UnknownFormat):
         protocols.detect(str(path))
 
