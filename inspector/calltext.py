@@ -89,12 +89,10 @@ def item_text(item: Item, now: float, at: float | None = None) -> Text | None:
         result = item.result
         text = Text("  " * item.depth)
         text.append(clock_text(result.ts), "dim")
+        text.append(" orphan    ", "bold red reverse")
+        text.append(f" result for unknown id {one_line(result.call_id, 60)}", "red")
         if item.unseen_before is not None:
-            text.append(" unseen    ", "bold yellow reverse")
-            text.append(f" result for id {one_line(result.call_id, 60)}: {unseen_words(item)}", "yellow")
-        else:
-            text.append(" orphan    ", "bold red reverse")
-            text.append(f" result for unknown id {one_line(result.call_id, 60)}", "red")
+            text.append(f" ({unseen_words(item)})", "yellow")
         if result.error_message:
             text.append("  " + one_line(result.error_message, 120))
         return text
@@ -117,8 +115,8 @@ def format_call(call: Call, now: float) -> str:
 
 
 def unseen_words(orphan: OrphanResult) -> str:
-    """Why a result without a request is not called an orphan: the inspector began listening just before
-    it (a room already in use, a hub, a rejoin), and a room keeps no history."""
+    """What may explain an orphan result: the inspector began listening just before it (a room already in
+    use, a hub, a rejoin), and a room keeps no history, so its request may have gone by unseen."""
     return (
         f"its request may have been sent before {clock_text(orphan.unseen_before)}, when the inspector began "
         "listening (a room keeps no history)"

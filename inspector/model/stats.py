@@ -81,9 +81,9 @@ def session_figures(
         "top_level": top_level,
         "nested": calls - top_level,
         "states": states,
-        "orphan_results": len(store.orphans) - unseen,
-        # results whose request may have come before the session listened (a room joined late): only
-        # where there are some
+        "orphan_results": len(store.orphans),
+        # of those, the results whose request may have come before the session listened (a room joined
+        # late): only where there are some
         **({"unseen_results": unseen} if unseen else {}),
         "duplicate_results": store.duplicate_results,
         "late_results": late,
@@ -144,13 +144,15 @@ def sourced_problems(
         store = _Subset(store, keep)  # type: ignore[assignment]
     found: list[tuple[str, str, str]] = []
     for orphan in store.orphans:
-        if orphan.unseen_before is not None:  # its request may have come before the session listened
-            continue
         result = orphan.result
         where = result.raw.where if result.raw else "?"
-        found.append(
-            (source_of(orphan), where, f"orphan result for id {result.call_id!r}: no request has that id")
-        )
+        what = f"orphan result for id {result.call_id!r}: no request has that id"
+        if orphan.unseen_before is not None:
+            came = "" if orphan.since is None else f"{max(orphan.since - orphan.unseen_before, 0.0):.1f} s "
+            what += (
+                f" (it came {came}after the inspector began listening: its request may have gone by unseen)"
+            )
+        found.append((source_of(orphan), where, what))
     for call in store.all_calls():
         where = call.request.raw.where if call.request.raw else "?"
         if call.request.violation:

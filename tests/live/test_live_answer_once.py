@@ -44,7 +44,7 @@ def test_one_answer_per_request_between_two_inspectors_and_none_to_a_requester_g
     assert r["gone_state"] == "pending"
 
 
-def test_a_result_for_a_request_sent_before_the_inspector_joined_is_not_an_orphan(scenario):
+def test_a_result_for_a_request_sent_before_the_inspector_joined_is_an_orphan_that_says_why(scenario):
     r = scenario("late_join", timeout=200)
     assert r["live"]["code"] == 0, r["live"]["stderr"]
     events = [json.loads(line) for line in r["live"]["stdout"].splitlines()]
@@ -54,7 +54,7 @@ def test_a_result_for_a_request_sent_before_the_inspector_joined_is_not_an_orpha
     assert unseen["id"] == "r_before" and unseen["unseen_before"] == present[0]["ts"]
     after = [e for e in events if e.get("id") == "r_after"]
     assert after[-1]["state"] == "succeeded" and "unseen_before" not in after[-1]
-    # the recording replays to the same: the result is not called an orphan, and check passes
+    # the recording replays to the same: an orphan, whose line in check says why it may be one
     dumped = [json.loads(line) for line in r["dump"]["stdout"].splitlines()]
     assert {
         "orphan_result": "r_before",
@@ -62,10 +62,11 @@ def test_a_result_for_a_request_sent_before_the_inspector_joined_is_not_an_orpha
         "outcome": "success",
         "unseen_before": unseen["unseen_before"],
     } in dumped
-    assert r["check"]["code"] == 0, r["check"]["stdout"] + r["check"]["stderr"]
-    assert "no orphan" in r["check"]["stdout"]
+    assert r["check"]["code"] == 1, r["check"]["stdout"] + r["check"]["stderr"]
+    assert "orphan result for id 'r_before'" in r["check"]["stdout"]
+    assert "after the inspector began listening: its request may have gone by unseen" in r["check"]["stdout"]
     figures = json.loads(r["stats"]["stdout"])
-    assert (figures["orphan_results"], figures["unseen_results"]) == (0, 1)
+    assert (figures["orphan_results"], figures["unseen_results"]) == (1, 1)
 
 
 def unseen_where(dumped: list[dict]) -> str:

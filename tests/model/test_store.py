@@ -215,7 +215,8 @@ def test_a_calls_figures_are_its_state_latency_diff_and_lateness():
 
 def test_a_result_soon_after_the_session_began_listening_may_answer_a_request_it_never_saw():
     """A room keeps no history: joined where others already were (or a hub, or a rejoin), a result whose
-    request came before is not an orphan; long after, one still is. ``check`` reports only the latter."""
+    request may have come before is an orphan that says so; long after, a plain orphan. ``check`` reports
+    both, the first with its reason."""
     s = store()
     s.ingest(Message(kind="participant", text="agent is in the room", ts=1000.0, extra={"unseen": "before"}))
     soon = s.ingest(make_result("before_join", ts=1004.0))
@@ -223,10 +224,12 @@ def test_a_result_soon_after_the_session_began_listening_may_answer_a_request_it
     assert isinstance(soon, OrphanResult) and soon.unseen_before == 1000.0
     assert isinstance(later, OrphanResult) and later.unseen_before is None
     assert [what for _, what in problems(s, 2000.0)] == [
-        "orphan result for id 'never_asked': no request has that id"
+        "orphan result for id 'before_join': no request has that id (it came 4.0 s after the inspector began "
+        "listening: its request may have gone by unseen)",
+        "orphan result for id 'never_asked': no request has that id",
     ]
     figures = session_stats(s)
-    assert figures["orphan_results"] == 1 and figures["unseen_results"] == 1
+    assert figures["orphan_results"] == 2 and figures["unseen_results"] == 1
     assert "unseen_results" not in session_stats(store())  # only where there are some
     # a message without the mark (a participant who joined after the inspector) changes nothing
     fresh = store()

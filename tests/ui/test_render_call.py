@@ -185,17 +185,20 @@ def test_a_wrapped_text_block_line_keeps_its_gutter():
     assert " ".join(line[6:] for line in block[1:]).split() == long.split()  # nothing lost in the wrapping
 
 
-def test_a_result_whose_request_may_predate_the_session_says_so_not_orphan():
+def test_an_orphan_whose_request_may_predate_the_session_is_an_orphan_that_says_so():
     from inspector.calltext import item_text
     from inspector.ui.render.rows import _badge_and_style, _summary
 
     unseen = OrphanResult(make_result(call_id="before_join", ts=1004.0), unseen_before=1000.0)
     detail = render(render_item(unseen, width=140, theme=THEME, now=2000.0)).text
-    assert "unseen request" in detail and "orphan result" not in detail
-    assert "may have been sent before" in detail and "a room keeps no history" in detail
-    assert _badge_and_style(unseen, 2000.0) == ("unseen", "pending")
-    assert "result for id before_join: its request may have been sent before" in _summary(unseen)[0][0]
+    assert "orphan result" in detail and "no request has this id" in detail
+    words = " ".join(detail.split())  # wrapped at the pane's width
+    assert "may have been sent before" in words and "a room keeps no history" in words
+    assert _badge_and_style(unseen, 2000.0) == ("orphan", "orphan")
+    summary = [text for text, _ in _summary(unseen)]
+    assert summary[0] == "result for unknown id before_join"
+    assert "its request may have been sent before" in summary[1]
     line = item_text(unseen, 2000.0)
-    assert line is not None and " unseen " in line.plain and "orphan" not in line.plain
+    assert line is not None and " orphan " in line.plain and "may have been sent before" in line.plain
     plain = OrphanResult(make_result(call_id="ghost", ts=1004.0))
     assert _badge_and_style(plain, 2000.0) == ("orphan", "orphan")

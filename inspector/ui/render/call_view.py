@@ -380,15 +380,14 @@ def _orphan(
 ) -> RenderableType:
     result = item.result
     head = Text()
-    if item.unseen_before is not None:
-        head.append(" unseen request ", Style(color=theme.orphan, bold=True, reverse=True))
-        head.append("  " + unseen_words(item), Style(color=theme.muted))
-    elif item.waiting(now):
+    if item.waiting(now):
         head.append(" early result ", Style(color=theme.orphan, bold=True, reverse=True))
         head.append("  its request has not arrived (yet)", Style(color=theme.muted))
     else:
         head.append(" orphan result ", Style(color=theme.orphan, bold=True, reverse=True))
         head.append("  no request has this id", Style(color=theme.muted))
+    if item.unseen_before is not None:
+        head.append("\n" + unseen_words(item), Style(color=theme.muted))
     head.append("\n")
     head.append_text(
         fields_line(

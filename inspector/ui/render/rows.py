@@ -121,8 +121,6 @@ def _badge_and_style(item: Item, now: float | None) -> tuple[str, str]:
         state = item.state(now)
         return STATE_WORDS[state], state.value
     if isinstance(item, OrphanResult):
-        if item.unseen_before is not None:
-            return "unseen", "pending"
         return ("early", "pending") if item.waiting(now) else ("orphan", "orphan")
     if isinstance(item, Malformed):
         return "malformed", "malformed"
@@ -168,10 +166,9 @@ def _summary(item: Item) -> list[tuple[str, str]]:
         return pieces
     if isinstance(item, OrphanResult):
         result = item.result
+        pieces = [("result for unknown id " + one_line(result.call_id, 60), "orphan-text")]
         if item.unseen_before is not None:
-            pieces = [("result for id " + one_line(result.call_id, 60) + ": " + unseen_words(item), "flag")]
-        else:
-            pieces = [("result for unknown id " + one_line(result.call_id, 60), "orphan-text")]
+            pieces.append(("  (" + unseen_words(item) + ")", "flag"))
         if result.error_message:
             pieces.append(("  " + one_line(result.error_message, 160), "failed"))
         return pieces
