@@ -265,17 +265,19 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     else:  # the record's events, in this function: a call per line less
         try:
             resume = session.resume
-            marker, repeated = None, False
+            markers, repeated = _NO_MARKERS, False
             if resume is None:
                 pass
             elif source.nested:  # a subagent's own file: its records may have been shown by another file
-                repeated = resume.shown_elsewhere(value.get("uuid"))
+                uuid = value.get("uuid")
+                if resume.together is not None and type(uuid) is str and uuid:
+                    markers, repeated = resume.elsewhere(uuid, value, raw, time_of)
             else:
                 sid = value.get("sessionId")
                 # a record of a session already seen, its file read alone (nearly every record): see
                 # has nothing to say of it, and is not asked
                 if resume.together is not None or type(sid) is not str or sid not in resume.known:
-                    marker, repeated = resume.see(value, raw, time_of)
+                    markers, repeated = resume.see(value, raw, time_of)
             if repeated:
                 events = [Skipped("repeated by a resumed session", raw.where)]
             else:  # decode's dispatch, its common case without its call
@@ -286,8 +288,8 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
                     events = conversation(value, "user", raw, session, source)
                 else:
                     events = decode(value, raw, session, source)
-            if marker is not None:
-                events = [marker, *events]
+            if markers:
+                events = [*markers, *events]
         except Exception as exc:  # noqa: BLE001 - a record no rule foresaw must not stop the file
             events = [bad(raw, f"could not decode: {type(exc).__name__}: {str(exc)[:160]}")]
     # a line's place is text only when asked (RawRef.where): asked here only for the rare noted line
@@ -295,6 +297,7 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
 
 
 _UNSHAPED: Any = object()
+_NO_MARKERS: tuple[Any, ...] = ()
 
 
 FORMAT = Format(

@@ -408,12 +408,15 @@ def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: R
     ):
         return [Skipped("progress", raw.where)]
     uuid = inner.get("uuid")
+    markers: tuple[Marker, ...] = ()
     if isinstance(uuid, str):
         if uuid in session.seen_copies:
             return [Skipped("progress", raw.where)]
         session.seen_copies.add(uuid)
-        if session.resume is not None and session.resume.shown_elsewhere(uuid):
-            return [Skipped("repeated by a resumed session", raw.where)]
+        if uuid and session.resume is not None and session.resume.together is not None:
+            markers, repeated = session.resume.elsewhere(uuid, record, raw, time_of)
+            if repeated:
+                return [Skipped("repeated by a resumed session", raw.where)]
     parent = record.get("parentToolUseID")
     parent = parent if isinstance(parent, str) and parent else source.parent
     if parent is not None and session.planner is not None:
@@ -428,7 +431,8 @@ def _progress(record: dict[str, Any], raw: RawRef, session: ReadState, source: R
         nested=True,
         copy=True,
     )
-    return conversation(nested, nested["type"], raw, session, copy)
+    events = conversation(nested, nested["type"], raw, session, copy)
+    return [*markers, *events] if markers else events
 
 
 def _summary(record: dict[str, Any], raw: RawRef, session: ReadState) -> list[Event]:
