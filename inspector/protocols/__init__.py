@@ -49,6 +49,7 @@ SNIFFERS = {
 HEAD_BYTES = 64 * 1024
 SHORT_HEAD = 256 * 1024  # the shortened head's bytes (long strings cut), past which a first record's end
 SCAN_BYTES = 1024 * 1024 * 1024  # how far a shortened head reads, at most (one pass, bounded blocks)
+LATER_HEADS = 3  # first records passed over, each in turn, when a first line overruns the head
 
 
 class UnknownFormat(Exception):
@@ -141,7 +142,8 @@ def _heads(fh: BinaryIO) -> Iterator[bytes]:
     whose field runs past the head (a pasted image, a file's contents, long instructions) or a document
     whose keys come after long messages shows its keys and shape all the same, so no field's length and
     no record's decides the format. A first line that overruns the head is shown shortened first (its
-    cut head would only mislead), then as it is (a binary stream is judged by its first bytes)."""
+    cut head would only mislead), then as it is (a binary stream is judged by its first bytes), then
+    from the next record on (up to ``LATER_HEADS`` times: a first value too deep to parse)."""
     head = fh.read(HEAD_BYTES)
     if len(head) < HEAD_BYTES:
         yield head  # the whole file
@@ -149,11 +151,22 @@ def _heads(fh: BinaryIO) -> Iterator[bytes]:
     overruns = b"\n" not in head.rstrip(b"\r\n")
     if not overruns:
         yield head
-    short, cut = _jsonhead.shortened_head(fh, head, size=SHORT_HEAD, scan=SCAN_BYTES)
+    short, cut, after = _jsonhead.shortened_head(fh, head, size=SHORT_HEAD, scan=SCAN_BYTES)
     if cut or overruns:
         yield short
-    if overruns:
-        yield head
+    if not overruns:
+        return
+    yield head
+    for _ in range(LATER_HEADS):  # a first value no parser reads (too deep) hides not the records after it
+        if after is None or not fh.seekable():
+            return
+        fh.seek(after)
+        start = fh.read(HEAD_BYTES)
+        if not start.strip():
+            return
+        short, _, later = _jsonhead.shortened_head(fh, start, size=SHORT_HEAD, scan=SCAN_BYTES, offset=after)
+        yield short
+        after = later
 
 
 def readers(

@@ -121,6 +121,8 @@ class _Shortener:
         self.cut = False  # a string was shortened (what is handed over differs from the bytes read)
         self.depth = 0  # brackets open outside strings
         self.records = 0  # line ends met outside strings and brackets
+        self.first_end: int | None = None  # the file offset after the first record's line end
+        self.base = 0  # the file offset of what is being fed
         self.in_string = False
         self.escaped = False  # a continued string's first byte is escaped (odd backslashes before it)
         self.kept = bytearray()  # the current string's first bytes
@@ -138,7 +140,7 @@ class _Shortener:
         if len(self.tail) > 2 * _TAIL:
             del self.tail[:-_TAIL]
 
-    def _outside(self, segment: bytes) -> None:
+    def _outside(self, segment: bytes, where: int) -> None:
         self._emit(segment)
         opens = _count(segment, b"{") + _count(segment, b"[")
         closes = _count(segment, b"}") + _count(segment, b"]")
@@ -149,8 +151,11 @@ class _Shortener:
         for index, piece in enumerate(pieces):
             change = piece.count(b"{") + piece.count(b"[") - piece.count(b"}") - piece.count(b"]")
             self.depth = max(0, self.depth + change)
+            where += len(piece) + 1
             if index < len(pieces) - 1 and self.depth == 0:
                 self.records += 1
+                if self.first_end is None:
+                    self.first_end = where
         if self.tailing and self.records and not self.flushed:
             # the first record ended past the head: its end joins it, a line apart, and the records after
             # it follow, within a quarter more (a JSON Lines file whose first record alone is huge)
@@ -177,12 +182,12 @@ class _Shortener:
         """Enough was read: ``records`` records, or the head is full past the first record's end."""
         return self.records >= records or (self.tailing and self.flushed)
 
-    def feed(self, data: bytes, records: int) -> None:
-        at = 0
+    def feed(self, data: bytes, records: int, base: int) -> None:
+        at, self.base = 0, base
         while at < len(data) and not self.done(records):
             if not self.in_string:
                 quote = data.find(b'"', at)
-                self._outside(data[at : len(data) if quote < 0 else quote])
+                self._outside(data[at : len(data) if quote < 0 else quote], base + at)
                 if quote < 0:
                     return
                 self.in_string, at = True, quote + 1
@@ -221,17 +226,19 @@ def shortened_head(
     scan: int = 1024 * 1024 * 1024,
     records: int = 20,
     keep: int = SHORT_STRING,
-) -> tuple[bytes, bool]:
+    offset: int = 0,
+) -> tuple[bytes, bool, int | None]:
     """The start of a file with its long JSON strings shortened, read on from ``start`` (its first bytes,
     already read) in bounded blocks: up to ``records`` records or ``size`` bytes of shortened text, and
     always through the first record's end (a document's last keys may decide its format: of it, the
     first ``size`` bytes and the last ``_TAIL`` are kept, a line apart, then the records after it
     within a quarter more), never past ``scan`` bytes read.
-    Returns the text and whether a string was shortened. Memory stays within ``size`` and a block
+    ``offset``: where ``start`` is in the file. Returns the text, whether a string was shortened, and
+    the file offset after the first record's line end (None when none came within the read). Memory stays within ``size`` and a block
     whatever the file holds (one 1 GB line, no line end at all, NULs), time within one pass of ``scan``.
     """
     short = _Shortener(size, keep)
-    short.feed(start, records)
+    short.feed(start, records, offset)
     scanned = len(start)
     while not short.done(records) and scanned < scan:
         block = fh.read(min(_BLOCK, scan - scanned))
@@ -239,7 +246,7 @@ def shortened_head(
             break
         scanned += len(block)
         nul = block.find(b"\0")
-        short.feed(block if nul < 0 else block[:nul], records)
+        short.feed(block if nul < 0 else block[:nul], records, offset + scanned - len(block))
         if nul >= 0:
             break  # no JSON text holds a NUL byte (a string writes \u0000): binary, or zeros past a crash
-    return short.finish(), short.cut
+    return short.finish(), short.cut, short.first_end
