@@ -8,6 +8,7 @@ from collections.abc import Callable, Iterable, Iterator, Mapping
 from inspector.model.call import NO_CHILDREN, NOTES, Call, HoldWindow, Item, OrphanResult
 from inspector.model.clock import Clock, EndOfRecording, SystemClock
 from inspector.model.events import Adopt, Event, Malformed, Message, Request, Result, Skipped
+from inspector.model.stanzas import StanzaLog
 
 MAX_GROUPS = 10_000
 """Conversations remembered by name (enough to know there are several; a flood of names stays bounded)."""
@@ -121,7 +122,7 @@ class CallStore:
         self.retransmitted = 0
         """Envelopes received again with the stanzaId they had (the server's replay to a reconnected
         client): threaded once, noted on their call."""
-        self._message_stanzas: set[tuple[str, str, int, str]] = set()  # messages that carried a stanzaId
+        self._stanzas = StanzaLog()  # which envelopes came again (model/stanzas.py)
         self._server_last: dict[tuple[str, str], int] = {}  # per conversation: the last server stanzaId seen
         self._gapless: dict[tuple[str, str], bool] = {}  # since listening began: no server stanzaId skipped
         self._held: dict[tuple[str, str], list[OrphanResult]] = {}
@@ -332,15 +333,13 @@ class CallStore:
                     self._fix_depths(child)
 
     def _again(self, message: Message, ns: str) -> bool:
-        """Whether ``message`` came before with the same stanzaId and kind (then it is counted, not kept)."""
+        """Whether ``message`` came before, the same envelope (then it is counted, not kept)."""
         stanza = message.extra.get("stanzaId")
         if type(stanza) is not int:
             return False
-        key = (ns, message.group, stanza, message.kind)
-        if key in self._message_stanzas:
+        if self._stanzas.again(ns, message.group, stanza, ("message", message.kind, message.text)):
             self.retransmitted += 1
             return True
-        self._message_stanzas.add(key)
         return False
 
     def _note_stanza(self, event: Event, ns: str) -> None:
@@ -363,15 +362,19 @@ class CallStore:
         self.call_count += 1
         call = Call(request, self.call_count)
         group, call_id = request.group, request.call_id
+        extra = request.extra
+        stanza = extra.get("stanzaId") if extra else None
+        again = type(stanza) is int and self._stanzas.again(
+            ns, group, stanza, ("request", call_id, request.tool)
+        )
         groups = self.groups
         if group and group not in groups and len(groups) < MAX_GROUPS:
             groups.add(group)
         first = self.calls.first_or_add(ns, group, call_id, call)
         if first is not None:
-            stanza = _stanza(request)
-            if stanza is not None and stanza == _stanza(first.request) and first.tool == request.tool:
+            if again and stanza == _stanza(first.request):
                 self.call_count -= 1  # the same envelope again: no second call
-                _again(first.request, stanza)
+                _again(first.request, stanza)  # type: ignore[arg-type]
                 self.retransmitted += 1
                 return first
             request.violation = request.violation or (
@@ -436,6 +439,11 @@ class CallStore:
             result.data = None
             result.details = None
         group = result.group
+        extra = result.extra
+        stanza = extra.get("stanzaId") if extra else None
+        again = type(stanza) is int and self._stanzas.again(
+            ns, group, stanza, ("result", result.call_id, result.outcome, result.error_message)
+        )
         call = self.calls.find(ns, group, result.call_id)
         if call is None and not group:  # find's second look, without its call
             call = self.calls.first_of(ns, result.call_id)
@@ -457,9 +465,8 @@ class CallStore:
             self._held.setdefault((ns, result.call_id), []).append(orphan)
             return orphan
         if call.results:
-            stanza = _stanza(result)
-            if stanza is not None and any(_stanza(r) == stanza for r in call.results):
-                _again(call.request, stanza)
+            if again and any(_stanza(r) == stanza for r in call.results):
+                _again(call.request, stanza)  # type: ignore[arg-type]
                 self.retransmitted += 1
                 return call  # the same envelope again: not a second result
             call.results.append(result)

@@ -308,3 +308,47 @@ def test_an_envelope_that_comes_again_with_its_stanza_id_is_a_retransmission_not
     s.ingest(Message(kind="UserMessage", text="yo", group="g", ts=1009.0, extra={"stanzaId": -5}))
     assert [m.kind for m in s.items if isinstance(m, Message)] == ["AssistantMessage", "UserMessage"]
     assert s.retransmitted == 3 and s.message_count == 2
+
+
+def test_a_stanza_id_written_on_every_envelope_tells_nothing_and_merges_no_duplicate():
+    """A peer that writes one stanzaId on all it sends (-1 here) has no replay to tell apart: its result
+    sent twice is a duplicate, its second request with an id a duplicate request, each message its own;
+    while a conversation whose stanzaIds are each its own still has its replay threaded once."""
+    from factories import make_request as request_of
+
+    s = store()
+    for call_id in ("r1", "r2"):
+        req = request_of(call_id, ts=1000.0)
+        req.extra = {"stanzaId": -1}
+        s.ingest(req)
+    for ts in (1001.0, 1002.0):
+        res = make_result("r1", ts=ts)
+        res.extra = {"stanzaId": -1}
+        s.ingest(res)
+    again = request_of("r2", ts=1003.0)
+    again.extra = {"stanzaId": -1}
+    s.ingest(again)
+    for ts in (1004.0, 1005.0):
+        s.ingest(Message(kind="AssistantMessage", text="hi", group="g", ts=ts, extra={"stanzaId": -1}))
+    first = s.find("", "r1")
+    assert first is not None and first.duplicates == 1
+    assert s.call_count == 3 and "duplicate request id" in (again.violation or "")
+    assert s.retransmitted == 0 and s.message_count == 2
+    # another conversation, numbered one by one, is told apart as before
+    replayed = request_of("r9", ts=1006.0)
+    replayed.group = "other"
+    replayed.extra = {"stanzaId": -7}
+    call = s.ingest(replayed)
+    copy = request_of("r9", ts=1007.0)
+    copy.group = "other"
+    copy.extra = {"stanzaId": -7}
+    assert s.ingest(copy) is call and s.retransmitted == 1
+
+
+def test_the_stanza_log_forgets_its_oldest_past_its_limit(monkeypatch):
+    from inspector.model import stanzas
+
+    monkeypatch.setattr(stanzas, "LIMIT", 3)
+    log = stanzas.StanzaLog()
+    assert [log.again("", "g", n, ("m", n)) for n in range(4)] == [False] * 4
+    assert log.again("", "g", 3, ("m", 3)) and not log.again("", "g", 0, ("m", 0))  # 0 was forgotten
