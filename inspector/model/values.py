@@ -77,6 +77,37 @@ def loads_json(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | N
     return value, error
 
 
+# The stdlib's parsers, made once: ``json.loads`` with a keyword builds a decoder per call (a third of
+# what a malformed line cost).
+_STRICT = json.JSONDecoder(parse_int=parse_int)
+_LAX = json.JSONDecoder(parse_int=parse_int, strict=False)
+
+
+def _json(text: str, decoder: json.JSONDecoder = _STRICT) -> Any:
+    """``json.loads(text, parse_int=parse_int)`` (``strict=False`` with ``_LAX``), its decoder made once."""
+    if text.startswith("\ufeff"):  # what json.loads says of it (its decoder alone would not)
+        raise json.JSONDecodeError("Unexpected UTF-8 BOM (decode using utf-8-sig)", text, 0)
+    return decoder.decode(text)
+
+
+def loads_refused(data: bytes | bytearray | memoryview) -> tuple[Any, str | None, str | None]:
+    """``loads_noted`` of a record's bytes that msgspec (``fast_loads``) has just refused: the stdlib's
+    reading and reason, without asking msgspec again (a malformed line costs one failed parse of each)."""
+    return _loads_bytes(bytes(data), True)
+
+
+def loads_line(data: bytes | bytearray, end: int) -> tuple[Any, str | None, str | None]:
+    """``loads_noted`` of a line whose bytes past ``end`` are its line end: msgspec reads the line as it
+    is (no copy; a line end is blank to it), and only a line it refuses is cut at ``end`` for the stdlib,
+    whose reason then names the line's own column, once."""
+    if _fast_loads is not None:
+        try:
+            return _fast_loads(data), None, None
+        except (ValueError, TypeError, RecursionError):
+            return _loads_bytes(bytes(data[:end]), True)
+    return _loads(data if end == len(data) else bytes(data[:end]), True)
+
+
 def loads_noted(data: bytes | bytearray | memoryview | str) -> tuple[Any, str | None, str | None]:
     """A record (a line, an item, a body): ``loads_json``, and a note of what was wrong with it that did
     not stop its read: ``(value, None, note)``, bytes not UTF-8 read as U+FFFD, control characters raw in
@@ -133,7 +164,7 @@ def loads_text(text: str, record: bool = False) -> tuple[Any, str | None]:
     holds one more copy of a long string while it parses: 3x a 200 MB record instead of 2x).
     ``record``: a record read again, as ``loads_noted`` reads it (its note said by the first read)."""
     try:
-        value = json.loads(text, parse_int=parse_int)
+        value = _json(text)
     except (ValueError, RecursionError) as exc:
         lenient = (
             _lenient(text) if isinstance(exc, json.JSONDecodeError) else _shallow(text) if record else None
@@ -150,7 +181,7 @@ def _loads_bytes(raw: bytes, record: bool) -> tuple[Any, str | None, str | None]
     text, bad = _text_bad(raw)
     notes = [] if bad is None else [utf8_note(bad)]
     try:
-        value = json.loads(text, parse_int=parse_int)
+        value = _json(text)
     except (ValueError, RecursionError) as exc:
         lenient = (
             _lenient(text) if isinstance(exc, json.JSONDecodeError) else _shallow(text) if record else None
@@ -184,10 +215,10 @@ def _lenient(text: str) -> tuple[Any, list[str]] | None:
             f"had {count} NUL byte{'s' if count > 1 else ''} around it (as a crash leaves in a file)"
         )
     try:
-        value = json.loads(stripped, parse_int=parse_int)
+        value = _json(stripped)
     except json.JSONDecodeError:
         try:
-            value = json.loads(stripped, parse_int=parse_int, strict=False)
+            value = _json(stripped, _LAX)
         except (ValueError, RecursionError):
             return None
         notes.append(CONTROL_NOTE)
@@ -231,7 +262,7 @@ def _shallow(text: str) -> tuple[Any, list[str]] | None:
         return None
     pieces.append(text[last + 1 :])
     try:
-        value = json.loads("".join(pieces), parse_int=parse_int)
+        value = _json("".join(pieces))
     except (ValueError, RecursionError):
         return None
     return value, [deep_note(deepest)]

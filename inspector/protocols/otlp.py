@@ -65,19 +65,17 @@ def read(path: str) -> Iterator[Event]:
     """Every call of an OTLP JSON file, in time order; a bad line is one Malformed event."""
     decoder = Decoder()
     lines: list[tuple[Any, RawRef]] = []
-    bad: list[Event] = []
+    # a bad line is said as it comes (before every call, as ever): a flood of them is not held to the end
     for chunk in _jsonfile.read_chunks(path):
         raw = RawRef(path, chunk.where, chunk.offset, chunk.length, protocol=NAME)
         if chunk.error is not None:
-            bad.append(Malformed(chunk.where, chunk.error, source=path, raw=raw))
+            yield Malformed(chunk.where, chunk.error, source=path, raw=raw)
             continue
         if chunk.note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the line kept
-            bad.append(Malformed(chunk.where, chunk.note, source=path, raw=raw))
+            yield Malformed(chunk.where, chunk.note, source=path, raw=raw)
         if not _is_otlp(chunk.value):
-            bad.append(
-                Malformed(
-                    chunk.where, "not TracesData or LogsData (no resourceSpans or resourceLogs)", path, raw
-                )
+            yield Malformed(
+                chunk.where, "not TracesData or LogsData (no resourceSpans or resourceLogs)", path, raw
             )
             continue
         decoder.index(chunk.value)
@@ -86,7 +84,6 @@ def read(path: str) -> Iterator[Event]:
     for value, raw in lines:
         events += decoder.decode(value, raw)
     _remember(path, decoder)
-    yield from bad
     yield from _in_time_order(events, decoder)
 
 

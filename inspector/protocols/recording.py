@@ -245,7 +245,10 @@ def _read(path: str, header: dict[str, Any]) -> Iterator[Event]:
 
 def decode_line(line: bytes, raw: RawRef) -> list[Event]:
     """Decode one recorded line into the events of its packet (or a room event)."""
-    record, error, note = values.loads_noted(line)
+    end = len(line)
+    while end and line[end - 1] in b"\r\n":
+        end -= 1
+    record, error, note = values.loads_line(line, end)  # a reason names a column of the line, not its end
     if error is not None:
         return [Malformed(where=raw.where, reason=error, source=raw.source, raw=raw)]
     events = _decode_record(record, raw)

@@ -264,8 +264,8 @@ def _read_into(
                 end = raw.end()  # -1 for a place without an offset (reached is never below 0)
                 if end > reached and raw.source == path:
                     reached = end
-                    if kind is not Malformed:
-                        torn.clear()
+                    if torn:  # none of them reaches the end read so far any more (a malformed line's
+                        torn.clear()  # own place included: a flood of them keeps one, not 64)
             if isinstance(event, Malformed):
                 info.malformed += 1
                 if raw is not None and raw.source == path and raw.offset >= 0:

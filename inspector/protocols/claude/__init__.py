@@ -6,6 +6,8 @@ from collections.abc import Iterator
 from functools import partial
 from typing import Any
 
+from msgspec import DecodeError, ValidationError
+
 import inspector.protocols.claude.shape as _shape
 import inspector.protocols.common.reread as _reread
 from inspector.model import values
@@ -247,16 +249,19 @@ def _decode_bytes(line: Any, raw: RawRef, session: ReadState, source: RecordOrig
     # what it passes over, and a byte that is not UTF-8 must be said wherever it is. Longer lines (an
     # image, a file's contents) gain little, and their copy for the check would cost fresh pages.
     value: Any = _UNSHAPED
+    refused = False
     if not isinstance(line, str) and len(line) <= _SHAPED_MAX and bytes(line).isascii():
         try:
             # a read without details asks a result's toolUseResult a few keys only (shape.ResultFacts)
             value = (_shape.decode if session.details or session.saved else _shape.decode_bare)(line)
-        except (ValueError, TypeError, RecursionError):
-            pass  # the full parse says what is wrong
+        except (ValueError, TypeError, RecursionError) as exc:
+            # the full parse says what is wrong; a line that is no JSON text at all (not a record of
+            # another shape) is not handed to msgspec again: the stdlib alone says why
+            refused = isinstance(exc, DecodeError) and not isinstance(exc, ValidationError)
     note = None
     if value is _UNSHAPED:
         # msgspec, else the stdlib parser: exact ints, lone surrogates replaced (model/values.py)
-        value, error, note = values.loads_noted(line)
+        value, error, note = values.loads_refused(line) if refused else values.loads_noted(line)
         if error is not None:
             return [Malformed(raw.where, error, source=raw.source, raw=raw)]
     events: list[Event]

@@ -94,7 +94,8 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
                     except (ValueError, TypeError, RecursionError):
                         if not bytes(text).strip():
                             continue  # a blank line (the stdlib parser's error path cost 12 us each)
-                        record, error, note = values.loads_noted(text)  # exact integers, valid text
+                        # exact integers, valid text; the reason names a column of the line, not its end
+                        record, error, note = values.loads_refused(bytes(text).rstrip(b"\r\n"))
                         if note is not None:  # bytes not UTF-8, read as U+FFFD: said, and the record kept
                             length = _line_end(block, start, pos) - start
                             bad = RawRef(path, f"line {number}", base + start, length, protocol=NAME)

@@ -326,10 +326,8 @@ def _line_chunks(raw: bytes | bytearray, offset: int, number: int) -> Iterator[C
     note = None
     if text is not None:  # the line's bytes are gone: parse its text (2x the record, not 3x)
         value, error = values.loads_text(text)
-    else:  # the line's end is blank to the parser: no view cut (a failure is told on the cut line)
-        value, error, note = values.loads_noted(raw)
-        if error is not None and end < len(raw):
-            value, error, note = values.loads_noted(memoryview(raw)[:end])
+    else:  # the line's end is blank to msgspec: no cut (a failure is told on the cut line)
+        value, error, note = values.loads_line(raw, end)
     if error is not None:
         yield Chunk(f"line {number}", offset, end, number, error=error)
     elif isinstance(value, list):  # its items are read again one by one, each saying its own bad bytes

@@ -46,7 +46,11 @@ def read(path: str, seen: set[str] | None = None, *, details: bool = True) -> It
         session.document = True
         session._header(whole.header)
         session.add_items(path, whole.items)
+    bad = session.bad
     for chunk in _jsonfile.read_chunks(path) if whole is None else ():
+        if bad:  # said as they come, in the order they were found (all before the session's events, as
+            yield from bad  # ever): a million malformed lines are not all held until the end
+            bad.clear()
         value = chunk.value
         if type(value) is dict and chunk.note is None and "messages" not in value and "role" not in value:
             # a record of the JSON Lines layout (the common case): what add_line does, a message and a
