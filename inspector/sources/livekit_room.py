@@ -107,6 +107,7 @@ class LiveKitSource(PacketSource):
         self._stopping = False
         self.lost: asyncio.Event | None = None  # set when the room is lost (created in start())
         self._present: set[str] = set()  # who has been announced in the list (joined or seen by data)
+        self._sessions: dict[str, str] = {}  # identity -> the participant sid its latest packet came from
         self._joining: asyncio.Future[Any] | None = None  # the join under way, for stop() to wait on
         self._waiting: SenderWait | None = None  # packets that came before their sender was named
         self.give_up_after: float | None = None  # run(): keep trying for ever unless told otherwise
@@ -276,7 +277,10 @@ class LiveKitSource(PacketSource):
         put = inbox.put
 
         def data(packet: Any) -> None:
-            sender = packet.participant.identity if packet.participant is not None else ""
+            participant = packet.participant
+            sender = participant.identity if participant is not None else ""
+            if sender:  # its session: a dict's item set, whole under the interpreter's lock
+                self._sessions[sender] = str(getattr(participant, "sid", "") or "")
             self.arrived += 1  # on the SDK's thread only
             taken = put(
                 self._on_data, bytes(packet.data), sender, packet.topic or None, packet.kind == 1, time.time()
@@ -384,9 +388,14 @@ class LiveKitSource(PacketSource):
 
     # -- sending -----------------------------------------------------------------------
     def answer_key(self, call: Call) -> str | None:
-        """The room's server is part of the key: one room name on two servers is two rooms."""
+        """The room's server is part of the key (one room name on two servers is two rooms), and the
+        requester's session in the room (its participant sid, which every inspector in the room sees
+        alike): an agent's script run again, joining anew with the same identity, room, conversation and
+        request ids, asks anew, and is answered."""
         key = super().answer_key(call)
-        return None if key is None else f"{self.display_url}\x1f{key}"
+        if key is None:
+            return None
+        return f"{self.display_url}\x1f{key}\x1f{self._sessions.get(requester(call) or '', '')}"
 
     def requester_gone(self, call: Call) -> str | None:
         """An answer goes to the requesting participant alone: once it has left the room, the server

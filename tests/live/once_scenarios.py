@@ -78,8 +78,22 @@ async def answer_once(out: str) -> dict:
         except Exception as exc:  # noqa: BLE001 - reported to the test
             refusals["gone"] = f"{type(exc).__name__}: {exc}"
         state = gone.state(store.clock.now()).value
+        # the agent's script run again: a new participant with the same identity asks t1 again, which
+        # the first inspectors answered from this machine: a new request, answered
+        again = await Agent("agent-once").join(server)
+        await until(lambda: "agent-once" in source.state.participants, 20)
+        await again.request("t1", "read_local_file", "client")
+        await until(lambda: store.find(ROOM, "t1") is not None, 20)
+        try:
+            await source.send_answer(store.find(ROOM, "t1"), compose.success({"n": 3}))
+        except Exception as exc:  # noqa: BLE001 - reported to the test
+            refusals["rerun"] = f"{type(exc).__name__}: {exc}"
+        await until(lambda: bool(_answers(again)) or "rerun" in refusals, 20)
+        rerun_answers = _answers(again)
+        await again.room.disconnect()
         await source.stop()
         return {
+            "rerun_answers": rerun_answers,
             "runs": runs,
             "cli_answers": cli_answers,
             "api_answers": _answers(agent)[len(cli_answers) :],

@@ -42,6 +42,9 @@ def test_one_answer_per_request_between_two_inspectors_and_none_to_a_requester_g
         "answer goes to it alone and would reach nobody, so it is not sent"
     )
     assert r["gone_state"] == "pending"
+    # the agent's script run again (a new participant, the same identity and ids) is answered
+    assert "rerun" not in r["refusals"], r["refusals"]
+    assert [a["body"]["id"] for a in r["rerun_answers"]] == ["t1"]
 
 
 def test_a_result_for_a_request_sent_before_the_inspector_joined_is_an_orphan_that_says_why(scenario):
