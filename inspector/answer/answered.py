@@ -17,13 +17,13 @@ from __future__ import annotations
 import contextlib
 import json
 import math
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from inspector.answer import statefile
 from inspector.answer.stanzas import data_dir
-from inspector.userpath import create_new, open_append, open_text
+from inspector.userpath import open_text
 
 STATE_FILE = "answered.json"
 AFTER_DEADLINE = 600.0
@@ -69,25 +69,9 @@ class AnswerLedger:
         with contextlib.suppress(OSError), self._locked() as state:
             state.pop(key, None)
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[dict[str, list[Any]]]:
+    def _locked(self) -> contextlib.AbstractContextManager[dict[str, Any]]:
         """Read, change and write the file under an exclusive lock; expired keys are dropped on the way."""
-        import fcntl
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open_append(str(self.path.with_suffix(".lock"))) as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            state = self._read()
-            before = dict(state)
-            yield state
-            if state == before:
-                return
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)  # left by a crash: written afresh, never through what is there
-            with create_new(str(tmp)) as fh:
-                json.dump(state, fh)
-            os.replace(tmp, self.path)
+        return statefile.locked(self.path, self._read)
 
     def _read(self) -> dict[str, list[Any]]:
         try:

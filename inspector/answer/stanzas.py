@@ -16,12 +16,14 @@ from __future__ import annotations
 import contextlib
 import json
 import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 import platformdirs
 
-from inspector.userpath import create_new, open_append, open_text
+from inspector.answer import statefile
+from inspector.userpath import open_text
 
 ENV_DATA_DIR = "INSPECTOR_DATA_DIR"
 TIME_BASE_EPOCH = 1_735_689_600.0  # 2025-01-01T00:00:00Z
@@ -124,22 +126,9 @@ class StanzaCounter:
         except (OSError, ValueError):
             return {}
 
-    @contextlib.contextmanager
-    def _locked(self) -> Iterator[dict[str, int]]:
+    def _locked(self) -> contextlib.AbstractContextManager[dict[str, Any]]:
         """Read, change and write the state file under an exclusive lock (one writer at a time)."""
-        import fcntl
-
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        with open_append(str(self.path.with_suffix(".lock"))) as lock:
-            fcntl.flock(lock, fcntl.LOCK_EX)
-            state = self._stored()
-            yield state
-            tmp = self.path.with_suffix(f".{os.getpid()}.tmp")
-            with contextlib.suppress(FileNotFoundError):
-                os.unlink(tmp)  # left by a crash: written afresh, never through what is there
-            with create_new(str(tmp)) as fh:
-                json.dump(state, fh)
-            os.replace(tmp, self.path)
+        return statefile.locked(self.path, self._stored)
 
 
 def _clean(value: object) -> dict[str, int]:
