@@ -56,6 +56,7 @@ def loads_toml(text: str) -> dict[str, Any]:
     other mistake in it (the parser recurses: ``x = [[[...`` 100,000 deep raised RecursionError, a
     traceback from a config, theme, rules or tools file)."""
     try:
-        return tomllib.loads(text)
+        document: dict[str, Any] = tomllib.loads(text)  # typed where tomli, for Python 3.10, is absent
     except RecursionError:
         raise tomllib.TOMLDecodeError("arrays or inline tables nested too deeply") from None
+    return document
