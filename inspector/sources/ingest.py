@@ -4,9 +4,8 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import Any
 
-from inspector.model import CallStore, Malformed, RawRef, Request, Result
+from inspector.model import CallStore, RawRef, Request, Result
 from inspector.model.events import Event
 from inspector.protocols import alicia
 from inspector.protocols.recording import RecordingWriter
@@ -53,15 +52,16 @@ class PacketIngest:
         where = f"packet {self.count}"
         payload = bytes(data)
         raw = RawRef(source=self.source, where=where, data=payload, protocol=alicia.NAME)
-        obj: Any
-        events: list[Event]
-        other = alicia.foreign_text(
-            payload, ts=ts, sender=participant, topic=topic, reliable=reliable, raw=raw
+        obj, events = alicia.unpack_packet(
+            payload,
+            where=where,
+            ts=ts,
+            sender=participant,
+            topic=topic,
+            reliable=reliable,
+            source=self.source,
+            raw=raw,
         )
-        if other is not None:  # another app's text in the room: one message, not MessagePack's bytes
-            obj, events = None, [other]
-        else:
-            obj, events = self._decode(payload, where, raw, ts, participant, topic, reliable)
         if self.writer is not None:
             try:
                 self.writer.write(
@@ -92,45 +92,6 @@ class PacketIngest:
                     event.answered_by = answered_by
             ingest(event)
         return events
-
-    def _decode(
-        self,
-        payload: bytes,
-        where: str,
-        raw: RawRef,
-        ts: float,
-        participant: str,
-        topic: str | None,
-        reliable: bool,
-    ) -> tuple[Any, list[Event]]:
-        """A packet's MessagePack value (None when it is not MessagePack) and its events."""
-        note = None
-        try:
-            obj, note = alicia.unpack_noted(payload)
-        except Exception as exc:  # noqa: BLE001 - a bad packet is data, not a crash
-            obj = None
-            events: list[Event] = [
-                Malformed(
-                    where=where,
-                    reason=f"not MessagePack: {str(exc)[:160] or type(exc).__name__}",
-                    source=self.source,
-                    raw=raw,
-                )
-            ]
-        else:
-            events = alicia.decode_object(
-                obj,
-                where=where,
-                source=self.source,
-                raw=raw,
-                ts=ts,
-                sender=participant,
-                topic=topic,
-                reliable=reliable,
-            )
-            if note is not None:  # a string not UTF-8, read as U+FFFD: said, and the packet kept
-                events.insert(0, Malformed(where=where, reason=note, source=self.source, raw=raw))
-        return obj, events
 
 
 def tune_gc() -> None:

@@ -217,6 +217,24 @@ async def leave_and_drop(out: str) -> dict:
 SECRET = "cli-test-secret-0123456789-abcdefghijklmnop"
 
 
+def server_env(server) -> dict:
+    """The environment of an inspector run against ``server``: this process's, with the server's URL and keys."""
+    return {
+        **os.environ,
+        "LIVEKIT_URL": server.url,
+        "LIVEKIT_API_KEY": server.api_key,
+        "LIVEKIT_API_SECRET": server.api_secret,
+    }
+
+
+def auto_rules(out: str) -> str:
+    """The path of a rules file in ``out`` answering every ``read_*`` request with ``{"content": "auto"}``."""
+    path = os.path.join(out, "rules.toml")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+    return path
+
+
 async def run_cli(args: list[str], env: dict, *, stop_when=None, timeout: float = 30.0, stages=None) -> dict:
     """Run ``inspector ARGS``; with ``stop_when(lines)``, send SIGINT once it is true (when it never is,
     the error says what was printed, and ``stages``, the scenario's own steps with their times)."""

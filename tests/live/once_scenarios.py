@@ -8,7 +8,7 @@ import asyncio
 import os
 
 import msgpack
-from live_scenarios import ROOM, ROOM_NAME, Agent, make_source, run_cli, until
+from live_scenarios import ROOM, ROOM_NAME, Agent, auto_rules, make_source, run_cli, server_env, until
 from servers import serve
 
 from inspector.answer import compose
@@ -22,16 +22,10 @@ def _answers(agent: Agent) -> list[dict]:
 
 async def answer_once(out: str) -> dict:
     """Two headless inspectors with the same rules in one room, then the answer API: one answer each."""
-    rules_path = os.path.join(out, "rules.toml")
-    with open(rules_path, "w", encoding="utf-8") as fh:
-        fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+    rules_path = auto_rules(out)
     async with serve() as server:
-        env = {
-            **os.environ,  # INSPECTOR_DATA_DIR: the test's, shared by both, as two inspectors of one user
-            "LIVEKIT_URL": server.url,
-            "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": server.api_secret,
-        }
+        # INSPECTOR_DATA_DIR: the test's, shared by both, as two inspectors of one user
+        env = server_env(server)
         box: list[Agent] = []
 
         def said(lines: list[str]) -> bool:
@@ -108,12 +102,7 @@ async def late_join(out: str) -> dict:
     """The agent asks before the inspector joins; the result comes after: recorded, replayed, checked."""
     path = os.path.join(out, "late.jsonl")
     async with serve() as server:
-        env = {
-            **os.environ,
-            "LIVEKIT_URL": server.url,
-            "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": server.api_secret,
-        }
+        env = server_env(server)
         agent = await Agent("agent-early").join(server)
         await agent.request("r_before", "web_search", "server")  # nobody else in the room: nobody sees it
         steps: list[str] = []
@@ -146,12 +135,7 @@ async def late_join(out: str) -> dict:
 async def ended_on_purpose(out: str) -> dict:
     """Two inspectors with one identity, then (on the real server) the room deleted: neither rejoins."""
     async with serve() as server:
-        env = {
-            **os.environ,
-            "LIVEKIT_URL": server.url,
-            "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": server.api_secret,
-        }
+        env = server_env(server)
         args = [
             "live",
             "--no-ui",
@@ -191,12 +175,7 @@ async def foreign_data(out: str) -> dict:
     """Another app's data on the room's data channel (LiveKit's chat, a status line) beside Alicia's."""
     path = os.path.join(out, "foreign.jsonl")
     async with serve() as server:
-        env = {
-            **os.environ,
-            "LIVEKIT_URL": server.url,
-            "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": server.api_secret,
-        }
+        env = server_env(server)
 
         async def play() -> Agent:
             await until(lambda: len(server.participants(ROOM_NAME)) == 1, 30)  # the inspector is in
@@ -227,16 +206,9 @@ async def server_replay(out: str) -> dict:
     from inspector.protocols import alicia
 
     path = os.path.join(out, "replay.jsonl")
-    rules_path = os.path.join(out, "rules.toml")
-    with open(rules_path, "w", encoding="utf-8") as fh:
-        fh.write('[[rule]]\ntool = "read_*"\nresult = { content = "auto" }\n')
+    rules_path = auto_rules(out)
     async with serve() as server:
-        env = {
-            **os.environ,
-            "LIVEKIT_URL": server.url,
-            "LIVEKIT_API_KEY": server.api_key,
-            "LIVEKIT_API_SECRET": server.api_secret,
-        }
+        env = server_env(server)
         sent: list[bytes] = []
         box: list[Agent] = []
 

@@ -10,6 +10,7 @@ from inspector.protocols.alicia.decode import (
     parse_time,
     trace_context,
     unpack_noted,
+    unpack_packet,
 )
 from inspector.protocols.alicia.files import decode_line, raw_record, read, redecode
 from inspector.protocols.alicia.wire import (
@@ -46,6 +47,7 @@ __all__ = [
     "decode_object",
     "decode_packet",
     "foreign_text",
+    "unpack_packet",
     "encode_envelope",
     "encode_tool_result",
     "envelope",

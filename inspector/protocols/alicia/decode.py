@@ -36,21 +36,41 @@ def decode_packet(
     raw: RawRef | None = None,
 ) -> list[Event]:
     """Decode one data packet into events; never raises (bad packets become ``Malformed``)."""
+    return unpack_packet(
+        data, where=where, ts=ts, sender=sender, topic=topic, reliable=reliable, source=source, raw=raw
+    )[1]
+
+
+def unpack_packet(
+    data: bytes,
+    *,
+    where: str = "",
+    ts: float | None = None,
+    sender: str = "",
+    topic: str | None = None,
+    reliable: bool = True,
+    source: str = "live",
+    raw: RawRef | None = None,
+) -> tuple[Any, list[Event]]:
+    """:func:`decode_packet`'s events with the packet's MessagePack value (None for another app's text or
+    bytes that are no MessagePack): what a recording keeps of a packet beside its bytes."""
+    data = bytes(data)
     if raw is None:
-        raw = RawRef(source=source, where=where, data=bytes(data), protocol=NAME)
-    other = foreign_text(bytes(data), ts=ts, sender=sender, topic=topic, reliable=reliable, raw=raw)
+        raw = RawRef(source=source, where=where, data=data, protocol=NAME)
+    other = foreign_text(data, ts=ts, sender=sender, topic=topic, reliable=reliable, raw=raw)
     if other is not None:
-        return [other]
+        return None, [other]
     try:
-        obj, note = unpack_noted(bytes(data))
+        obj, note = unpack_noted(data)
     except Exception as exc:  # noqa: BLE001 - any decoder failure is the packet's fault
-        return [Malformed(where=where, reason=f"not MessagePack: {reason_of(exc)}", source=source, raw=raw)]
+        reason = f"not MessagePack: {reason_of(exc)}"
+        return None, [Malformed(where=where, reason=reason, source=source, raw=raw)]
     events = decode_object(
         obj, where=where, source=source, raw=raw, ts=ts, sender=sender, topic=topic, reliable=reliable
     )
-    if note is not None:
+    if note is not None:  # a string not UTF-8, read as U+FFFD: said, and the packet kept
         events.insert(0, Malformed(where=where, reason=note, source=source, raw=raw))
-    return events
+    return obj, events
 
 
 FOREIGN = "not Alicia"
